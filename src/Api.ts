@@ -1,0 +1,89 @@
+/**
+ * The contract as an HttpApi: endpoints, payloads, successes and errors. It imports no services, so a client or
+ * a test can use it without a server.
+ */
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
+import { Context, Schema } from "effect"
+import {
+  InternalErrorWire,
+  InvalidRequestWire,
+  InvalidValueWire,
+  MethodNotAllowedWire,
+  NotFoundWire,
+  PayloadTooLargeWire,
+  RateLimitedWire,
+  ServiceUnavailableWire,
+  UnauthorizedWire
+} from "./Domain/Errors.ts"
+import { UserAgentRequest, UserAgentResponse } from "./Domain/UserAgent.ts"
+import { WageRequest, WageResponse } from "./Domain/Wage.ts"
+
+/** The authenticated caller: `key_` and the first 8 hex digits of the key's SHA-256 digest, never the key. */
+export class Caller extends Context.Tag("app/Caller")<Caller, { readonly id: string }>() {}
+
+export class Authorization extends HttpApiMiddleware.Tag<Authorization>()("app/Authorization", {
+  failure: Schema.Union(UnauthorizedWire, RateLimitedWire, InvalidRequestWire, PayloadTooLargeWire),
+  provides: Caller,
+  security: {
+    bearer: HttpApiSecurity.bearer.pipe(
+      HttpApiSecurity.annotate(OpenApi.Description, "An API key: `Authorization: Bearer <key>`")
+    )
+  }
+}) {}
+
+export class ToolsGroup extends HttpApiGroup.make("tools")
+  .add(
+    HttpApiEndpoint.post("userAgentParser", "/user-agent-parser")
+      .setPayload(UserAgentRequest)
+      .addSuccess(UserAgentResponse)
+      .annotate(OpenApi.Summary, "Parse a user agent, or generate a realistic one")
+      .annotate(
+        OpenApi.Description,
+        "`parse` names the browser, OS, device, CPU, engine and bot behind a User-Agent string, by family "
+          + "(Chrome, Firefox, Safari, Edge, IE; Windows, macOS, iOS, Android, Linux; Desktop, Mobile, Tablet). "
+          + "`generate` returns a current, real-world user agent, optionally of a given family, and its parse."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("wageEstimator", "/wage-estimator")
+      .setPayload(WageRequest)
+      .addSuccess(WageResponse)
+      .addError(InvalidValueWire)
+      .annotate(OpenApi.Summary, "Convert an hourly wage or an annual salary across six pay periods")
+      .annotate(
+        OpenApi.Description,
+        "Assumes 8 hours a day, 5 days a week, 52 weeks a year (2080 hours). Every estimate is computed from the "
+          + "unrounded hourly rate and rounded to cents, half away from zero."
+      )
+  )
+  .middleware(Authorization)
+  .prefix("/v1/tools")
+  .annotate(OpenApi.Title, "Tools")
+  .annotate(OpenApi.Description, "Authenticated, 100 requests per minute per key by default") {}
+
+export const Health = Schema.Struct({ status: Schema.Literal("ok") }).annotations({ identifier: "Health" })
+
+export class SystemGroup extends HttpApiGroup.make("system")
+  .add(
+    HttpApiEndpoint.get("health", "/health")
+      .addSuccess(Health)
+      .annotate(OpenApi.Summary, "Liveness: 200 while serving, 503 while draining on shutdown")
+  )
+  .annotate(OpenApi.Title, "System") {}
+
+export class ToolsApi extends HttpApi.make("tools-api")
+  .add(ToolsGroup)
+  .add(SystemGroup)
+  .addError(InvalidRequestWire)
+  .addError(NotFoundWire)
+  .addError(MethodNotAllowedWire)
+  .addError(InternalErrorWire)
+  .addError(ServiceUnavailableWire)
+  .annotate(OpenApi.Title, "Tools API")
+  .annotate(OpenApi.Version, "1.0.0")
+  .annotate(
+    OpenApi.Description,
+    "A user-agent parser/generator and a wage estimator. Every error has one shape: "
+      + "`{ success: false, error: { code, message, details? } }`."
+  )
+  .annotate(OpenApi.License, { name: "AGPL-3.0-or-later", url: "https://www.gnu.org/licenses/agpl-3.0.html" }) {}

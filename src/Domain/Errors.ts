@@ -1,0 +1,111 @@
+/**
+ * Client-visible errors. Each is a tagged class for the code that raises it and, on the wire, the one envelope
+ * of the contract: `{ success: false, error: { code, message, details? } }`. The transform between the two carries
+ * the HTTP status, so encoding, the OpenAPI document and `HttpApiClient` all agree.
+ */
+import { HttpApiSchema } from "@effect/platform"
+import { Schema } from "effect"
+
+export class Detail extends Schema.Class<Detail>("Detail")({
+  path: Schema.String.annotations({ description: "The request field at fault, dotted for nested fields", examples: ["hourlyWage"] }),
+  message: Schema.String.annotations({ description: "What is wrong with it", examples: ["must be greater than 0"] })
+}) {}
+
+const fields = {
+  message: Schema.String,
+  details: Schema.optionalWith(Schema.Array(Detail), { exact: true })
+}
+
+const envelope = <const Code extends string>(code: Code, description: string, example: string) =>
+  Schema.Struct({
+    success: Schema.Literal(false),
+    error: Schema.Struct({
+      code: Schema.Literal(code),
+      message: Schema.String.annotations({ description: "A sentence a person can act on", examples: [example] }),
+      details: Schema.optionalWith(Schema.Array(Detail), { exact: true })
+    })
+  }).annotations({ title: code, description })
+
+type Fields = { readonly message: string; readonly details?: ReadonlyArray<Detail> }
+
+/** The wire form of a tagged error: the envelope on the encoded side, the class on the decoded side. */
+const wire = <Self extends Fields, const Code extends string>(
+  error: Schema.Schema<Self, any>,
+  make: (fields: Fields) => Self,
+  options: { readonly status: number; readonly code: Code; readonly description: string; readonly example: string }
+) =>
+  Schema.transform(envelope(options.code, options.description, options.example), Schema.typeSchema(error), {
+    strict: true,
+    decode: ({ error }) => make(error.details === undefined ? { message: error.message } : error),
+    encode: (self) => ({
+      success: false as const,
+      error: self.details === undefined
+        ? { code: options.code, message: self.message }
+        : { code: options.code, message: self.message, details: self.details }
+    })
+  }).annotations(HttpApiSchema.annotations({ status: options.status }))
+
+export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("InvalidRequest", fields) {}
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", fields) {}
+export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", fields) {}
+export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("MethodNotAllowed", fields) {}
+export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("PayloadTooLarge", fields) {}
+export class InvalidValue extends Schema.TaggedError<InvalidValue>()("InvalidValue", fields) {}
+export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", fields) {}
+export class InternalError extends Schema.TaggedError<InternalError>()("InternalError", fields) {}
+export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", fields) {}
+
+export const InvalidRequestWire = wire(InvalidRequest, (f) => new InvalidRequest(f), {
+  status: 400,
+  code: "invalid_request",
+  description: "The body is not a JSON object, has the wrong Content-Type, or a field is missing or of the wrong type",
+  example: "operation must be \"parse\" or \"generate\""
+})
+export const UnauthorizedWire = wire(Unauthorized, (f) => new Unauthorized(f), {
+  status: 401,
+  code: "unauthorized",
+  description: "No valid API key: send `Authorization: Bearer <key>`",
+  example: "Send a valid API key as Authorization: Bearer <key>"
+})
+export const NotFoundWire = wire(NotFound, (f) => new NotFound(f), {
+  status: 404,
+  code: "not_found",
+  description: "No such path",
+  example: "No route for /v1/tools/unknown"
+})
+export const MethodNotAllowedWire = wire(MethodNotAllowed, (f) => new MethodNotAllowed(f), {
+  status: 405,
+  code: "method_not_allowed",
+  description: "The path exists but not with this method; `Allow` lists the methods it has",
+  example: "GET is not allowed on /v1/tools/wage-estimator; use POST"
+})
+export const PayloadTooLargeWire = wire(PayloadTooLarge, (f) => new PayloadTooLarge(f), {
+  status: 413,
+  code: "payload_too_large",
+  description: "The body is over the size limit (16 KiB by default)",
+  example: "The request body is over the limit of 16384 bytes"
+})
+export const InvalidValueWire = wire(InvalidValue, (f) => new InvalidValue(f), {
+  status: 422,
+  code: "invalid_value",
+  description: "A wage value is present but not a positive finite number within bounds",
+  example: "hourlyWage must be a positive number"
+})
+export const RateLimitedWire = wire(RateLimited, (f) => new RateLimited(f), {
+  status: 429,
+  code: "rate_limited",
+  description: "The key's bucket is empty, or too many failed authentications came from this address; see `Retry-After`",
+  example: "Rate limit of 100 requests per minute exceeded; retry in 1 second"
+})
+export const InternalErrorWire = wire(InternalError, (f) => new InternalError(f), {
+  status: 500,
+  code: "internal_error",
+  description: "A bug on our side; the log line with the same request id has the detail",
+  example: "Something went wrong on our side; the request id identifies it in the logs"
+})
+export const ServiceUnavailableWire = wire(ServiceUnavailable, (f) => new ServiceUnavailable(f), {
+  status: 503,
+  code: "service_unavailable",
+  description: "The process is draining on shutdown; retry on another instance",
+  example: "The server is shutting down; retry shortly"
+})

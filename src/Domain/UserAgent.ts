@@ -1,0 +1,130 @@
+/**
+ * User-agent parser and generator: request and response schemas. The names here are families, normalised from
+ * the parser's raw names as the contract says; see `UserAgentNormalise.ts` for the rules.
+ */
+import { Schema } from "effect"
+
+export const MAX_USER_AGENT_LENGTH = 2048
+
+export const BrowserFamily = Schema.Literal("Chrome", "Firefox", "Safari", "Edge", "IE").annotations({
+  identifier: "BrowserFamily"
+})
+export type BrowserFamily = typeof BrowserFamily.Type
+export const OsFamily = Schema.Literal("Windows", "macOS", "iOS", "Android", "Linux").annotations({
+  identifier: "OsFamily"
+})
+export type OsFamily = typeof OsFamily.Type
+export const DeviceFamily = Schema.Literal("Desktop", "Mobile", "Tablet").annotations({ identifier: "DeviceFamily" })
+export type DeviceFamily = typeof DeviceFamily.Type
+
+export const DeviceType = Schema.Literal(
+  "Desktop",
+  "Mobile",
+  "Tablet",
+  "SmartTV",
+  "Console",
+  "Wearable",
+  "XR",
+  "Embedded",
+  "Unknown"
+).annotations({ identifier: "DeviceType" })
+export type DeviceType = typeof DeviceType.Type
+
+const codePoints = (s: string): number => {
+  let count = 0
+  for (const _ of s) count++
+  return count
+}
+
+const UserAgentString = Schema.String.annotations({ message: () => "must be a string" }).pipe(
+  Schema.filter((s) => s.trim().length > 0 || "must not be empty or only white space"),
+  Schema.filter((s) => s.length <= MAX_USER_AGENT_LENGTH || codePoints(s) <= MAX_USER_AGENT_LENGTH
+    || `must be at most ${MAX_USER_AGENT_LENGTH} characters`)
+).annotations({
+  description: "The User-Agent header to parse, at most 2048 characters",
+  examples: ["Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"],
+  jsonSchema: { type: "string", minLength: 1, maxLength: MAX_USER_AGENT_LENGTH }
+})
+
+const ClientHintHeaders = Schema.Record({
+  key: Schema.String,
+  value: Schema.String.annotations({ message: () => "must be a string, as a browser sends the header" })
+}).annotations({
+  description: "User-Agent Client Hints request headers (sec-ch-ua, sec-ch-ua-platform, sec-ch-ua-platform-version, "
+    + "sec-ch-ua-mobile, sec-ch-ua-model, sec-ch-ua-arch, sec-ch-ua-bitness, sec-ch-ua-full-version-list, "
+    + "sec-ch-ua-form-factors); names case-insensitive, values as a browser sends them. They refine a frozen or "
+    + "reduced string: Windows 11, full browser versions, the real model behind Android's \"K\".",
+  examples: [{ "sec-ch-ua-platform": "\"Windows\"", "sec-ch-ua-platform-version": "\"15.0.0\"" }]
+})
+
+const operation = (op: "parse" | "generate", description: string) =>
+  Schema.Literal(op).annotations({ description, message: () => "must be \"parse\" or \"generate\"" })
+
+export const ParseRequest = Schema.Struct({
+  operation: operation("parse", "Parse the given userAgent"),
+  userAgent: UserAgentString,
+  headers: Schema.optionalWith(ClientHintHeaders, { exact: true })
+}).annotations({ identifier: "ParseRequest", title: "Parse a user agent" })
+
+export const GenerateRequest = Schema.Struct({
+  operation: operation("generate", "Generate a realistic, current user agent"),
+  browser: Schema.optionalWith(BrowserFamily.annotations({ description: "Only this browser family" }), { exact: true }),
+  os: Schema.optionalWith(OsFamily.annotations({ description: "Only this OS family" }), { exact: true }),
+  deviceType: Schema.optionalWith(DeviceFamily.annotations({ description: "Only this device type" }), { exact: true }),
+  seed: Schema.optionalWith(
+    Schema.Int.annotations({
+      description: "The same seed and options give the same string",
+      message: () => "must be an integer"
+    }),
+    { exact: true }
+  )
+}).annotations({ identifier: "GenerateRequest", title: "Generate a user agent" })
+
+export const UserAgentRequest = Schema.Union(ParseRequest, GenerateRequest).annotations({
+  identifier: "UserAgentRequest",
+  description: "`operation` \"parse\" with a `userAgent`, or \"generate\" (which ignores `userAgent`)",
+  examples: [
+    { operation: "parse", userAgent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36" },
+    { operation: "generate", browser: "Firefox", os: "Linux" }
+  ]
+})
+export type UserAgentRequest = typeof UserAgentRequest.Type
+export type ParseRequest = typeof ParseRequest.Type
+export type GenerateRequest = typeof GenerateRequest.Type
+
+const known = (description: string) =>
+  Schema.String.annotations({ description: `${description}; "Unknown" when it cannot be determined` })
+
+export const UserAgentInfo = Schema.Struct({
+  userAgent: Schema.String.annotations({ description: "The parsed or generated string" }),
+  browser: Schema.Struct({ name: known("Browser family or name"), version: known("Browser version") }),
+  os: Schema.Struct({ name: known("OS family or name"), version: known("OS version") }),
+  device: Schema.Struct({ type: DeviceType, vendor: known("Device vendor"), model: known("Device model") }),
+  cpu: Schema.Struct({ architecture: known("CPU architecture") }),
+  engine: Schema.Struct({ name: known("Rendering engine"), version: known("Engine version") }),
+  bot: Schema.Struct({
+    isBot: Schema.Boolean,
+    name: known("Bot name"),
+    category: known("Bot category (crawler, fetcher, ai, monitor, ...)")
+  })
+}).annotations({ identifier: "UserAgentInfo" })
+export type UserAgentInfo = typeof UserAgentInfo.Type
+
+export const UserAgentResponse = Schema.Struct({
+  success: Schema.Literal(true),
+  data: UserAgentInfo
+}).annotations({
+  identifier: "UserAgentResponse",
+  examples: [{
+    success: true,
+    data: {
+      userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1",
+      browser: { name: "Safari", version: "17.4" },
+      os: { name: "iOS", version: "17.4" },
+      device: { type: "Mobile", vendor: "Apple", model: "iPhone" },
+      cpu: { architecture: "Unknown" },
+      engine: { name: "WebKit", version: "605.1.15" },
+      bot: { isBot: false, name: "Unknown", category: "Unknown" }
+    }
+  }]
+})

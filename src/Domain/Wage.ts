@@ -1,0 +1,137 @@
+/**
+ * Wage estimator: request and response schemas, and the maths. Every estimate is computed exactly, as a rational
+ * number from the decimal value the client sent, and rounded to cents half away from zero, so 1.005 becomes 1.01
+ * and no binary-float error can move a cent.
+ */
+import { Schema } from "effect"
+
+export const HOURS_PER_DAY = 8
+export const DAYS_PER_WEEK = 5
+export const WEEKS_PER_YEAR = 52
+export const HOURS_PER_YEAR = HOURS_PER_DAY * DAYS_PER_WEEK * WEEKS_PER_YEAR
+export const MAX_HOURLY_WAGE = 1_000_000_000
+export const MAX_ANNUAL_SALARY = MAX_HOURLY_WAGE * HOURS_PER_YEAR
+
+/** The request fields whose values are checked as numbers: a bad value there is a 422, not a 400. */
+export const valueFields: ReadonlySet<string> = new Set(["hourlyWage", "annualSalary"])
+
+const amount = (max: number) =>
+  Schema.Number.annotations({ message: () => "must be a JSON number" }).pipe(
+    Schema.filter((n) => Number.isFinite(n) || "must be a finite number"),
+    Schema.filter((n) => n > 0 || "must be greater than 0"),
+    Schema.filter((n) => n <= max || `must be at most ${max}`)
+  )
+
+const documented = (max: number, description: string, example: number) =>
+  Schema.optionalWith(
+    Schema.Unknown.annotations({
+      description,
+      examples: [example],
+      jsonSchema: { type: "number", exclusiveMinimum: 0, maximum: max }
+    }),
+    { exact: true }
+  )
+
+/** First which fields are given (a present key counts, even with null), then what their values are. */
+const Given = Schema.Struct({
+  hourlyWage: documented(MAX_HOURLY_WAGE, "Hourly wage; give this or annualSalary, not both", 25),
+  annualSalary: documented(MAX_ANNUAL_SALARY, "Annual salary; give this or hourlyWage, not both", 50000)
+}).pipe(
+  Schema.filter((body) => {
+    const given = ("hourlyWage" in body ? 1 : 0) + ("annualSalary" in body ? 1 : 0)
+    return given === 1 || (given === 0
+      ? "Give hourlyWage or annualSalary"
+      : "Give only one of hourlyWage and annualSalary, not both")
+  })
+)
+
+const Values = Schema.Struct({
+  hourlyWage: Schema.optionalWith(amount(MAX_HOURLY_WAGE), { exact: true }),
+  annualSalary: Schema.optionalWith(amount(MAX_ANNUAL_SALARY), { exact: true })
+})
+
+export const WageRequest = Schema.compose(Given, Values, { strict: false }).annotations({
+  identifier: "WageRequest",
+  title: "Wage estimate request",
+  description: "Exactly one of hourlyWage and annualSalary, a positive JSON number",
+  examples: [{ annualSalary: 50000 }, { hourlyWage: 25 }]
+})
+export type WageRequest = typeof WageRequest.Type
+
+const cents = Schema.Number.annotations({ description: "Rounded to cents, half away from zero" })
+
+export const Estimates = Schema.Struct({
+  hourly: cents,
+  daily: cents,
+  weekly: cents,
+  biweekly: cents,
+  monthly: cents,
+  annual: cents
+}).annotations({ identifier: "Estimates", description: "The same pay over six periods" })
+export type Estimates = typeof Estimates.Type
+
+export const Assumptions = Schema.Struct({
+  hoursPerDay: Schema.Literal(HOURS_PER_DAY),
+  daysPerWeek: Schema.Literal(DAYS_PER_WEEK),
+  weeksPerYear: Schema.Literal(WEEKS_PER_YEAR),
+  hoursPerYear: Schema.Literal(HOURS_PER_YEAR)
+}).annotations({ identifier: "Assumptions" })
+
+export const assumptions: typeof Assumptions.Type = {
+  hoursPerDay: HOURS_PER_DAY,
+  daysPerWeek: DAYS_PER_WEEK,
+  weeksPerYear: WEEKS_PER_YEAR,
+  hoursPerYear: HOURS_PER_YEAR
+}
+
+export const WageResponse = Schema.Struct({
+  success: Schema.Literal(true),
+  estimates: Estimates,
+  assumptions: Assumptions
+}).annotations({
+  identifier: "WageResponse",
+  examples: [{
+    success: true,
+    estimates: { hourly: 24.04, daily: 192.31, weekly: 961.54, biweekly: 1923.08, monthly: 4166.67, annual: 50000 },
+    assumptions
+  }]
+})
+
+/** An exact non-negative rational: numerator over denominator. */
+interface Ratio {
+  readonly n: bigint
+  readonly d: bigint
+}
+
+/** The exact decimal value of a finite non-negative number, as JavaScript prints it (shortest round trip). */
+export const toRatio = (x: number): Ratio => {
+  const match = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(x))
+  if (match === null) throw new RangeError(`not a finite non-negative number: ${x}`)
+  const [, whole = "", fraction = "", exponent = "0"] = match
+  const scale = fraction.length - Number(exponent)
+  const digits = BigInt(whole + fraction)
+  return scale >= 0 ? { n: digits, d: 10n ** BigInt(scale) } : { n: digits * 10n ** BigInt(-scale), d: 1n }
+}
+
+/** Round n/d to cents, half away from zero (all values here are positive), as a number of cents. */
+const roundToCents = ({ d, n }: Ratio): number => Number((200n * n + d) / (2n * d)) / 100
+
+const times = ({ d, n }: Ratio, numerator: number, denominator = 1): Ratio => ({
+  n: n * BigInt(numerator),
+  d: d * BigInt(denominator)
+})
+
+/** All six estimates from the unrounded hourly rate, each rounded once. */
+export const estimate = (request: WageRequest): Estimates => {
+  const hourly = request.hourlyWage !== undefined
+    ? toRatio(request.hourlyWage)
+    : times(toRatio(request.annualSalary ?? 0), 1, HOURS_PER_YEAR)
+  return {
+    hourly: roundToCents(hourly),
+    daily: roundToCents(times(hourly, HOURS_PER_DAY)),
+    weekly: roundToCents(times(hourly, HOURS_PER_DAY * DAYS_PER_WEEK)),
+    biweekly: roundToCents(times(hourly, HOURS_PER_DAY * DAYS_PER_WEEK * 2)),
+    monthly: roundToCents(times(hourly, HOURS_PER_YEAR, 12)),
+    annual: roundToCents(times(hourly, HOURS_PER_YEAR))
+  }
+}

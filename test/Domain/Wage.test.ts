@@ -1,0 +1,589 @@
+/**
+ * Wage estimator domain: the request schema (who is given, what values are allowed) and the maths (six estimates,
+ * each rounded to cents half away from zero on the exact decimal value the client sent).
+ *
+ * The reference used below is written independently of src/Domain/Wage.ts: it reads the decimal digits through
+ * Number#toExponential (not String and a regex), rounds with a quotient and remainder (not the +1/2 trick), and
+ * turns cents back into a number by parsing a decimal string (not by dividing by 100). The period factors are
+ * literals from the contract, not the module's constants.
+ */
+import { describe, expect, test } from "bun:test"
+import { Either, ParseResult, Schema } from "effect"
+import * as fc from "fast-check"
+import {
+  assumptions,
+  estimate,
+  type Estimates,
+  HOURS_PER_YEAR,
+  MAX_ANNUAL_SALARY,
+  MAX_HOURLY_WAGE,
+  toRatio,
+  valueFields,
+  WageRequest
+} from "../../src/Domain/Wage.ts"
+
+// ---------------------------------------------------------------------------------------------------------------
+// Independent exact reference
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The decimal a JavaScript number prints as, as digits x 10^exponent, read through toExponential. */
+const decimalOf = (x: number): { digits: bigint; exponent: number } => {
+  const [mantissa = "", exp = "0"] = x.toExponential().split("e")
+  const [whole = "", fraction = ""] = mantissa.split(".")
+  return { digits: BigInt(whole + fraction), exponent: Number(exp) - fraction.length }
+}
+
+/** An exact positive rational p/q. */
+type Q = readonly [bigint, bigint]
+
+const exact = (x: number): Q => {
+  const { digits, exponent } = decimalOf(x)
+  return exponent >= 0 ? [digits * 10n ** BigInt(exponent), 1n] : [digits, 10n ** BigInt(-exponent)]
+}
+
+const mul = ([p, q]: Q, [r, s]: Q): Q => [p * r, q * s]
+
+/** Cents of a non-negative rational, rounded half away from zero (= half up here). */
+const centsOf = ([p, q]: Q): bigint => {
+  const quotient = (100n * p) / q
+  const remainder = (100n * p) % q
+  return 2n * remainder >= q ? quotient + 1n : quotient
+}
+
+/** A whole number of cents as the JSON number a client would read, e.g. 1005n -> 10.05. */
+const centsToNumber = (c: bigint): number =>
+  Number.parseFloat(`${c / 100n}.${(c % 100n).toString().padStart(2, "0")}`)
+
+/** Hours in each period, per the contract: 8 a day, 40 a week, 80 a fortnight, 2080/12 a month, 2080 a year. */
+const periods: ReadonlyArray<readonly [keyof Estimates, Q]> = [
+  ["hourly", [1n, 1n]],
+  ["daily", [8n, 1n]],
+  ["weekly", [40n, 1n]],
+  ["biweekly", [80n, 1n]],
+  ["monthly", [2080n, 12n]],
+  ["annual", [2080n, 1n]]
+]
+
+const exactHourly = (request: { hourlyWage: number } | { annualSalary: number }): Q =>
+  "hourlyWage" in request ? exact(request.hourlyWage) : mul(exact(request.annualSalary), [1n, 2080n])
+
+const referenceCents = (request: { hourlyWage: number } | { annualSalary: number }): Record<keyof Estimates, bigint> => {
+  const hourly = exactHourly(request)
+  return Object.fromEntries(periods.map(([name, hours]) => [name, centsOf(mul(hourly, hours))])) as Record<
+    keyof Estimates,
+    bigint
+  >
+}
+
+const reference = (request: { hourlyWage: number } | { annualSalary: number }): Estimates => {
+  const cents = referenceCents(request)
+  return Object.fromEntries(periods.map(([name]) => [name, centsToNumber(cents[name])])) as unknown as Estimates
+}
+
+/** The next double above x (x positive and finite). */
+const nextUp = (x: number): number => {
+  const view = new DataView(new ArrayBuffer(8))
+  view.setFloat64(0, x)
+  view.setBigUint64(0, view.getBigUint64(0) + 1n)
+  return view.getFloat64(0)
+}
+
+const ORDER: ReadonlyArray<keyof Estimates> = ["hourly", "daily", "weekly", "biweekly", "monthly", "annual"]
+
+// ---------------------------------------------------------------------------------------------------------------
+// Decoding helpers
+// ---------------------------------------------------------------------------------------------------------------
+
+const decode = Schema.decodeUnknownEither(WageRequest)
+
+const decoded = (input: unknown): WageRequest => {
+  const result = decode(input)
+  if (Either.isLeft(result)) {
+    throw new Error(`expected ${JSON.stringify(input)} to decode, got ${ParseResult.TreeFormatter.formatErrorSync(result.left)}`)
+  }
+  return result.right
+}
+
+const issues = (input: unknown): ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> => {
+  const result = decode(input)
+  if (Either.isRight(result)) throw new Error(`expected ${String(input)} to fail, got ${JSON.stringify(result.right)}`)
+  return ParseResult.ArrayFormatter.formatErrorSync(result.left).map(({ message, path }) => ({ path, message }))
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Example-based tests
+// ---------------------------------------------------------------------------------------------------------------
+
+describe("estimate: the contract's numbers", () => {
+  test("annualSalary 50000 gives the contract example", () => {
+    expect(estimate(decoded({ annualSalary: 50000 }))).toEqual({
+      hourly: 24.04,
+      daily: 192.31,
+      weekly: 961.54,
+      biweekly: 1923.08,
+      monthly: 4166.67,
+      annual: 50000
+    })
+  })
+
+  test("hourlyWage 25", () => {
+    expect(estimate(decoded({ hourlyWage: 25 }))).toEqual({
+      hourly: 25,
+      daily: 200,
+      weekly: 1000,
+      biweekly: 2000,
+      monthly: 4333.33,
+      annual: 52000
+    })
+  })
+
+  test("hourlyWage 15.5 and 7.25 (keeps cents, monthly rounded)", () => {
+    expect(estimate({ hourlyWage: 15.5 })).toEqual({
+      hourly: 15.5,
+      daily: 124,
+      weekly: 620,
+      biweekly: 1240,
+      monthly: 2686.67,
+      annual: 32240
+    })
+    expect(estimate({ hourlyWage: 7.25 })).toEqual({
+      hourly: 7.25,
+      daily: 58,
+      weekly: 290,
+      biweekly: 580,
+      monthly: 1256.67,
+      annual: 15080
+    })
+  })
+
+  test("an hourly rate given with more than two decimals is rounded only in the output, never before multiplying", () => {
+    // 10.004 would round to 10.00 first; 10.004 * 2080 = 20808.32 exactly
+    expect(estimate({ hourlyWage: 10.004 })).toEqual({
+      hourly: 10,
+      daily: 80.03,
+      weekly: 400.16,
+      biweekly: 800.32,
+      monthly: 1734.03,
+      annual: 20808.32
+    })
+  })
+
+  test("the assumptions are the contract's", () => {
+    expect(assumptions).toEqual({ hoursPerDay: 8, daysPerWeek: 5, weeksPerYear: 52, hoursPerYear: 2080 })
+    expect(HOURS_PER_YEAR).toBe(2080)
+    expect(MAX_HOURLY_WAGE).toBe(1_000_000_000)
+    expect(MAX_ANNUAL_SALARY).toBe(2_080_000_000_000)
+  })
+})
+
+describe("estimate: rounding half away from zero on the decimal value", () => {
+  /** Two naive float estimators; every case below must catch at least one of them a cent off. */
+  const naive = (input: { hourlyWage: number } | { annualSalary: number }, round: (x: number) => number) => {
+    const hourly = "hourlyWage" in input ? input.hourlyWage : input.annualSalary / 2080
+    const annual = "annualSalary" in input ? input.annualSalary : hourly * 2080
+    const values = [hourly, hourly * 8, hourly * 40, hourly * 80, annual / 12, annual]
+    return Object.fromEntries(ORDER.map((name, i) => [name, round(values[i]!)]))
+  }
+  const byMathRound = (x: number) => Math.round(x * 100) / 100
+  const byToFixed = (x: number) => Number(x.toFixed(2))
+
+  // Expected values worked out by hand on the decimal.
+  const cases: ReadonlyArray<{ input: { hourlyWage: number } | { annualSalary: number }; expected: Estimates }> = [
+    // 0.125625 x 8 = 1.005, x 40 = 5.025, x 80 = 10.05, x 2080 = 261.3, / 12 = 21.775
+    {
+      input: { hourlyWage: 0.125625 },
+      expected: { hourly: 0.13, daily: 1.01, weekly: 5.03, biweekly: 10.05, monthly: 21.78, annual: 261.3 }
+    },
+    // 2.675 -> 2.68; x 2080 = 5564, / 12 = 463.666..
+    {
+      input: { hourlyWage: 2.675 },
+      expected: { hourly: 2.68, daily: 21.4, weekly: 107, biweekly: 214, monthly: 463.67, annual: 5564 }
+    },
+    // 5564 / 2080 = 2.675 exactly
+    {
+      input: { annualSalary: 5564 },
+      expected: { hourly: 2.68, daily: 21.4, weekly: 107, biweekly: 214, monthly: 463.67, annual: 5564 }
+    },
+    // 1.005 -> 1.01
+    {
+      input: { hourlyWage: 1.005 },
+      expected: { hourly: 1.01, daily: 8.04, weekly: 40.2, biweekly: 80.4, monthly: 174.2, annual: 2090.4 }
+    },
+    // 50471.2 / 2080 = 24.265 exactly; / 12 = 4205.9333..
+    {
+      input: { annualSalary: 50471.2 },
+      expected: { hourly: 24.27, daily: 194.12, weekly: 970.6, biweekly: 1941.2, monthly: 4205.93, annual: 50471.2 }
+    },
+    // 50000.7 / 12 = 4166.725 exactly; / 2080 = 24.03875..
+    {
+      input: { annualSalary: 50000.7 },
+      expected: { hourly: 24.04, daily: 192.31, weekly: 961.55, biweekly: 1923.1, monthly: 4166.73, annual: 50000.7 }
+    },
+    // 14.7 / 12 = 1.225 exactly; / 2080 x 80 = 0.5653..
+    {
+      input: { annualSalary: 14.7 },
+      expected: { hourly: 0.01, daily: 0.06, weekly: 0.28, biweekly: 0.57, monthly: 1.23, annual: 14.7 }
+    }
+  ]
+
+  for (const { expected, input } of cases) {
+    test(`${JSON.stringify(input)}`, () => {
+      // the case is a real trap: a float computation gets at least one estimate wrong
+      const trapped = [byMathRound, byToFixed].some((round) => !Bun.deepEquals(naive(input, round), expected))
+      expect(trapped).toBe(true)
+      expect(reference(input)).toEqual(expected)
+      expect(estimate(decoded(input))).toEqual(expected)
+    })
+  }
+
+  test("a value just below a half cent rounds down", () => {
+    // 0.1256249 * 8 = 1.0049992
+    expect(estimate({ hourlyWage: 0.1256249 }).daily).toBe(1)
+    expect(estimate({ hourlyWage: 0.0049999 }).hourly).toBe(0)
+    expect(estimate({ hourlyWage: 0.005 }).hourly).toBe(0.01)
+  })
+})
+
+describe("estimate: extreme values", () => {
+  test("the smallest positive number gives all zeros, without throwing", () => {
+    expect(estimate(decoded({ hourlyWage: 5e-324 }))).toEqual({
+      hourly: 0,
+      daily: 0,
+      weekly: 0,
+      biweekly: 0,
+      monthly: 0,
+      annual: 0
+    })
+    expect(estimate(decoded({ annualSalary: 5e-324 }))).toEqual({
+      hourly: 0,
+      daily: 0,
+      weekly: 0,
+      biweekly: 0,
+      monthly: 0,
+      annual: 0
+    })
+  })
+
+  test("a value printed in exponent form (1e-7 and smaller) is read exactly", () => {
+    // 0.0000025 x 2080 = 0.0052 -> 0.01
+    expect(estimate({ hourlyWage: 2.5e-6 }).annual).toBe(0.01)
+    expect(estimate({ hourlyWage: 2.4e-6 }).annual).toBe(0) // 0.004992
+    expect(estimate({ annualSalary: 6e-3 }).annual).toBe(0.01)
+  })
+
+  test("the largest hourly wage", () => {
+    expect(estimate(decoded({ hourlyWage: 1e9 }))).toEqual({
+      hourly: 1e9,
+      daily: 8e9,
+      weekly: 4e10,
+      biweekly: 8e10,
+      monthly: 173333333333.33,
+      annual: 2.08e12
+    })
+  })
+
+  test("the largest annual salary", () => {
+    expect(estimate(decoded({ annualSalary: 2.08e12 }))).toEqual({
+      hourly: 1e9,
+      daily: 8e9,
+      weekly: 4e10,
+      biweekly: 8e10,
+      monthly: 173333333333.33,
+      annual: 2.08e12
+    })
+  })
+
+  test("the double just below the largest hourly wage, with all 17 digits used", () => {
+    const h = 999999999.9999999 // prints as 999999999.9999999
+    expect(estimate({ hourlyWage: h })).toEqual(reference({ hourlyWage: h }))
+    expect(estimate({ hourlyWage: h }).annual).toBe(2.08e12) // 2079999999999.99979... -> 2080000000000.00
+  })
+})
+
+describe("toRatio", () => {
+  test("plain decimals", () => {
+    expect(toRatio(25)).toEqual({ n: 25n, d: 1n })
+    expect(toRatio(0.125625)).toEqual({ n: 125625n, d: 1000000n })
+    expect(toRatio(2.675)).toEqual({ n: 2675n, d: 1000n })
+  })
+
+  test("negative exponent form: 1e-7, 1.25e-7, 5e-324", () => {
+    expect(String(1e-7)).toBe("1e-7")
+    expect(toRatio(1e-7)).toEqual({ n: 1n, d: 10n ** 7n })
+    expect(toRatio(1.25e-7)).toEqual({ n: 125n, d: 10n ** 9n })
+    expect(toRatio(5e-324)).toEqual({ n: 5n, d: 10n ** 324n })
+  })
+
+  test("positive exponent form: 1.5e21, 1e21", () => {
+    expect(String(1.5e21)).toBe("1.5e+21")
+    expect(toRatio(1.5e21)).toEqual({ n: 15n * 10n ** 20n, d: 1n })
+    expect(toRatio(1e21)).toEqual({ n: 10n ** 21n, d: 1n })
+  })
+
+  test("values that are not finite non-negative numbers are refused", () => {
+    expect(() => toRatio(Number.NaN)).toThrow(RangeError)
+    expect(() => toRatio(Number.POSITIVE_INFINITY)).toThrow(RangeError)
+    expect(() => toRatio(-1)).toThrow(RangeError)
+  })
+})
+
+describe("WageRequest: which field is given", () => {
+  test("neither field: refused at the root, not on a value field", () => {
+    expect(issues({})).toEqual([{ path: [], message: "Give hourlyWage or annualSalary" }])
+    expect(issues({ hourly: 25, salary: 50000 })).toEqual([{ path: [], message: "Give hourlyWage or annualSalary" }])
+  })
+
+  test("both fields: refused at the root, also when one of them is null or invalid", () => {
+    const both = [{ path: [], message: "Give only one of hourlyWage and annualSalary, not both" }]
+    expect(issues({ hourlyWage: 25, annualSalary: 50000 })).toEqual(both)
+    expect(issues({ hourlyWage: 25, annualSalary: null })).toEqual(both)
+    expect(issues({ hourlyWage: null, annualSalary: 50000 })).toEqual(both)
+    expect(issues({ hourlyWage: "x", annualSalary: "y" })).toEqual(both)
+  })
+
+  test("unknown extra fields are ignored and dropped", () => {
+    expect(decoded({ hourlyWage: 25, currency: "EUR", annualSalary_: 1 })).toEqual({ hourlyWage: 25 })
+    expect(decoded({ annualSalary: 50000, extra: null })).toEqual({ annualSalary: 50000 })
+  })
+
+  test("a body that is not an object is refused at the root", () => {
+    for (const input of [null, "x", 25, []]) {
+      const found = issues(input)
+      expect(found.length).toBe(1)
+      expect(found[0]?.path).toEqual([])
+    }
+  })
+
+  test("presence failures are on no value field; value failures are on the value field", () => {
+    expect(valueFields).toEqual(new Set(["hourlyWage", "annualSalary"]))
+    for (const input of [{}, { hourlyWage: 1, annualSalary: 1 }]) {
+      for (const issue of issues(input)) expect(valueFields.has(String(issue.path[0]))).toBe(false)
+    }
+    for (const input of [{ hourlyWage: "25" }, { annualSalary: -1 }]) {
+      for (const issue of issues(input)) expect(valueFields.has(String(issue.path[0]))).toBe(true)
+    }
+  })
+})
+
+describe("WageRequest: the value", () => {
+  for (const field of ["hourlyWage", "annualSalary"] as const) {
+    test(`${field}: not a JSON number`, () => {
+      for (const value of ["25", "", null, true, false, {}, { value: 25 }, [25], 25n]) {
+        expect(issues({ [field]: value })).toEqual([{ path: [field], message: "must be a JSON number" }])
+      }
+    })
+
+    test(`${field}: Infinity and NaN`, () => {
+      for (const value of [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NaN]) {
+        const found = issues({ [field]: value })
+        expect(found.length).toBe(1)
+        expect(found[0]?.path).toEqual([field])
+        expect(found[0]?.message).toMatch(/finite|greater than 0/)
+      }
+      expect(issues({ [field]: Number.POSITIVE_INFINITY })).toEqual([{ path: [field], message: "must be a finite number" }])
+      expect(issues({ [field]: Number.NaN })).toEqual([{ path: [field], message: "must be a finite number" }])
+    })
+
+    test(`${field}: zero and negatives`, () => {
+      for (const value of [0, -0, -1, -5e-324, -50000]) {
+        expect(issues({ [field]: value })).toEqual([{ path: [field], message: "must be greater than 0" }])
+      }
+    })
+
+    test(`${field}: the smallest positive number is accepted`, () => {
+      expect(decoded({ [field]: 5e-324 })).toEqual({ [field]: 5e-324 })
+    })
+  }
+
+  test("hourlyWage: 1e9 is accepted, the next double above is not", () => {
+    expect(decoded({ hourlyWage: 1e9 })).toEqual({ hourlyWage: 1e9 })
+    const above = nextUp(1e9)
+    expect(above).toBeGreaterThan(1e9)
+    expect(issues({ hourlyWage: above })).toEqual([{ path: ["hourlyWage"], message: "must be at most 1000000000" }])
+    expect(issues({ hourlyWage: 1e9 + 1 })).toEqual([{ path: ["hourlyWage"], message: "must be at most 1000000000" }])
+  })
+
+  test("annualSalary: 2.08e12 is accepted, the next double above is not", () => {
+    expect(decoded({ annualSalary: 2.08e12 })).toEqual({ annualSalary: 2.08e12 })
+    const above = nextUp(2.08e12)
+    expect(above).toBeGreaterThan(2.08e12)
+    expect(issues({ annualSalary: above })).toEqual([
+      { path: ["annualSalary"], message: "must be at most 2080000000000" }
+    ])
+  })
+
+  test("each field has its own limit", () => {
+    expect(decoded({ annualSalary: 1e9 + 1 })).toEqual({ annualSalary: 1e9 + 1 })
+    expect(issues({ hourlyWage: 2.08e12 })[0]?.path).toEqual(["hourlyWage"])
+  })
+
+  test("a JSON body decodes as the client wrote it", () => {
+    expect(decoded(JSON.parse(`{"hourlyWage": 0.125625}`))).toEqual({ hourlyWage: 0.125625 })
+    expect(estimate(decoded(JSON.parse(`{"annualSalary": 5.0e4}`)))).toEqual(estimate({ annualSalary: 50000 }))
+  })
+})
+
+// ---------------------------------------------------------------------------------------------------------------
+// Properties
+// ---------------------------------------------------------------------------------------------------------------
+
+const hourlyWage = fc.double({ min: 0, minExcluded: true, max: MAX_HOURLY_WAGE, noNaN: true })
+const annualSalary = fc.double({ min: 0, minExcluded: true, max: MAX_ANNUAL_SALARY, noNaN: true })
+/** Realistic amounts: whole cents, or up to 4 decimals, so the half-cent cases come up often. */
+const shortHourly = fc
+  .tuple(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }))
+  .map(([scale, k]) => (k % (MAX_HOURLY_WAGE * 10 ** scale)) / 10 ** scale || 10 ** -scale)
+const request = fc.oneof(
+  hourlyWage.map((h) => ({ hourlyWage: h })),
+  annualSalary.map((a) => ({ annualSalary: a })),
+  shortHourly.map((h) => ({ hourlyWage: h })),
+  shortHourly.map((h) => ({ annualSalary: Math.round(h * 2080 * 100) / 100 || 0.01 }))
+)
+
+const NUM_RUNS = 2000
+
+describe("properties", () => {
+  test("every estimate equals the exact product rounded half away from zero (independent reference)", () => {
+    fc.assert(
+      fc.property(request, (input) => {
+        expect(decoded(input)).toEqual(input)
+        expect(estimate(input)).toEqual(reference(input))
+      }),
+      { numRuns: NUM_RUNS }
+    )
+  })
+
+  test("each estimate is within half a cent of the exact value (checked exactly)", () => {
+    fc.assert(
+      fc.property(request, (input) => {
+        const result = estimate(input)
+        const hourly = exactHourly(input)
+        for (const [name, hours] of periods) {
+          const [p, q] = mul(hourly, hours) // exact value p/q
+          const cents = BigInt(Math.round(result[name] * 100))
+          // |cents/100 - p/q| <= 1/200  <=>  |2 q cents - 200 p| <= q
+          const diff = 2n * q * cents - 200n * p
+          expect(diff <= q && -diff <= q).toBe(true)
+          // half away from zero: an exact half rounds up, so the error is strictly below half a cent on the low side
+          expect(-diff < q).toBe(true)
+        }
+      }),
+      { numRuns: NUM_RUNS }
+    )
+  })
+
+  test("from an hourly wage h, annual = round(2080 h) and daily = round(8 h)", () => {
+    fc.assert(
+      fc.property(fc.oneof(hourlyWage, shortHourly), (h) => {
+        const [p, q] = exact(h)
+        const result = estimate({ hourlyWage: h })
+        expect(result.annual).toBe(centsToNumber(centsOf([2080n * p, q])))
+        expect(result.daily).toBe(centsToNumber(centsOf([8n * p, q])))
+      }),
+      { numRuns: NUM_RUNS }
+    )
+  })
+
+  test("every estimate has at most two decimals and is non-negative", () => {
+    fc.assert(
+      fc.property(request, (input) => {
+        for (const value of Object.values(estimate(input))) {
+          expect(value).toBeGreaterThanOrEqual(0)
+          expect(String(value)).toMatch(/^\d+(\.\d{1,2})?$/)
+        }
+      }),
+      { numRuns: NUM_RUNS }
+    )
+  })
+
+  test("hourly <= daily <= weekly <= biweekly <= monthly <= annual", () => {
+    fc.assert(
+      fc.property(request, (input) => {
+        const result = estimate(input)
+        for (let i = 1; i < ORDER.length; i++) {
+          expect(result[ORDER[i - 1]!]).toBeLessThanOrEqual(result[ORDER[i]!])
+        }
+      }),
+      { numRuns: NUM_RUNS }
+    )
+  })
+
+  test("and strictly increasing once the hourly rate is at least a cent", () => {
+    fc.assert(
+      fc.property(fc.oneof(hourlyWage, shortHourly).filter((h) => h >= 0.01), (h) => {
+        const result = estimate({ hourlyWage: h })
+        for (let i = 1; i < ORDER.length; i++) {
+          expect(result[ORDER[i - 1]!]).toBeLessThan(result[ORDER[i]!])
+        }
+      }),
+      { numRuns: NUM_RUNS }
+    )
+  })
+
+  test("monotone: a larger input never gives a smaller estimate", () => {
+    const pair = (arb: fc.Arbitrary<number>) =>
+      fc.tuple(arb, arb).map(([a, b]) => (a <= b ? ([a, b] as const) : ([b, a] as const)))
+    const check = (key: "hourlyWage" | "annualSalary") => ([low, high]: readonly [number, number]) => {
+      const small = estimate({ [key]: low } as WageRequest)
+      const large = estimate({ [key]: high } as WageRequest)
+      for (const name of ORDER) expect(small[name]).toBeLessThanOrEqual(large[name])
+    }
+    fc.assert(fc.property(pair(fc.oneof(hourlyWage, shortHourly)), check("hourlyWage")), { numRuns: NUM_RUNS })
+    fc.assert(fc.property(pair(annualSalary), check("annualSalary")), { numRuns: NUM_RUNS })
+    // neighbours: the next double up, where a float computation most easily goes backwards
+    fc.assert(
+      fc.property(fc.oneof(hourlyWage, shortHourly).filter((h) => h < MAX_HOURLY_WAGE), (h) =>
+        check("hourlyWage")([h, nextUp(h)])
+      ),
+      { numRuns: NUM_RUNS }
+    )
+  })
+
+  test("annualSalary A and hourlyWage A/2080 give the same estimates when A/2080 is a short decimal", () => {
+    // h = k / 10^scale with at most 15 significant digits in A = 2080 h, so both print as the exact decimals
+    const pairs = fc.integer({ min: 0, max: 4 }).chain((scale) =>
+      fc
+        .bigInt({ min: 1n, max: BigInt(Math.min(MAX_HOURLY_WAGE * 10 ** scale, 4e11)) })
+        .map((k) => {
+          const asDecimal = (n: bigint) =>
+            scale === 0
+              ? n.toString()
+              : `${n / 10n ** BigInt(scale)}.${(n % 10n ** BigInt(scale)).toString().padStart(scale, "0")}`
+          return { h: Number(asDecimal(k)), a: Number(asDecimal(k * 2080n)), k, scale }
+        })
+    )
+    fc.assert(
+      fc.property(pairs, ({ a, h, k, scale }) => {
+        // the numbers really are those decimals
+        expect(exact(h)[0] * 10n ** BigInt(scale)).toBe(k * exact(h)[1])
+        expect(exact(a)[0] * 10n ** BigInt(scale)).toBe(2080n * k * exact(a)[1])
+        expect(decoded({ annualSalary: a })).toEqual({ annualSalary: a })
+        expect(decoded({ hourlyWage: h })).toEqual({ hourlyWage: h })
+        expect(estimate({ annualSalary: a })).toEqual(estimate({ hourlyWage: h }))
+      }),
+      { numRuns: NUM_RUNS }
+    )
+  })
+
+  test("any positive number within the bounds is accepted; anything above is refused on its field", () => {
+    fc.assert(
+      fc.property(request, (input) => {
+        expect(Either.isRight(decode(input))).toBe(true)
+      }),
+      { numRuns: NUM_RUNS }
+    )
+    fc.assert(
+      fc.property(
+        fc.constantFrom("hourlyWage" as const, "annualSalary" as const),
+        fc.double({ min: 1, max: 1e300, noNaN: true }),
+        (field, factor) => {
+          const max = field === "hourlyWage" ? MAX_HOURLY_WAGE : MAX_ANNUAL_SALARY
+          const value = Math.max(nextUp(max), max * factor)
+          const found = issues({ [field]: value })
+          expect(found.map((i) => i.path)).toEqual([[field]])
+        }
+      ),
+      { numRuns: NUM_RUNS }
+    )
+  })
+})

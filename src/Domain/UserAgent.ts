@@ -57,7 +57,7 @@ const ClientHintHeaders = Schema.Record({
   examples: [{ "sec-ch-ua-platform": "\"Windows\"", "sec-ch-ua-platform-version": "\"15.0.0\"" }]
 })
 
-const operation = (op: "parse" | "generate", description: string) =>
+const operation = <const Op extends "parse" | "generate">(op: Op, description: string) =>
   Schema.Literal(op).annotations({ description, message: () => "must be \"parse\" or \"generate\"" })
 
 export const ParseRequest = Schema.Struct({

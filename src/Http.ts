@@ -1,0 +1,33 @@
+/**
+ * The whole HTTP application without a server: API groups wired to their handlers, the error mapping, the
+ * OpenAPI document, the interactive docs and metrics. `main.ts` serves it; tests call it in process.
+ */
+import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
+import { Layer } from "effect"
+import { ToolsApi } from "./Api.ts"
+import { AuthorizationLive } from "./Http/Authorization.ts"
+import { ErrorMappingLive } from "./Http/ErrorMapping.ts"
+import { MetricsRoute } from "./Http/Metrics.ts"
+import { DOCS_PATH, OPENAPI_PATH } from "./Http/Routes.ts"
+import { SystemLive } from "./Http/System.ts"
+import { ToolsLive } from "./Http/Tools.ts"
+
+export { edge } from "./Http/Edge.ts"
+
+/** Scalar inlines its JavaScript (no CDN); its default fonts come from elsewhere, so they are off. */
+const DocsLive = HttpApiScalar.layer({
+  path: DOCS_PATH,
+  scalar: { withDefaultFonts: false }
+})
+
+export const ApiLive = HttpApiBuilder.api(ToolsApi).pipe(
+  Layer.provide([ToolsLive, SystemLive]),
+  Layer.provide(AuthorizationLive)
+)
+
+export const HttpLive = Layer.mergeAll(
+  DocsLive,
+  HttpApiBuilder.middlewareOpenApi({ path: OPENAPI_PATH }),
+  MetricsRoute,
+  ErrorMappingLive
+).pipe(Layer.provideMerge(ApiLive))

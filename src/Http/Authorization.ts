@@ -1,0 +1,127 @@
+/**
+ * Authentication, rate limiting and the body checks that must follow them, in one middleware so a request pays
+ * for one. Order: key (401, or 429 for an address over its failed-auth budget), token (429), then Content-Type,
+ * size and JSON shape (400/413), so an unauthenticated request with a broken body gets 401, never 400.
+ */
+import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Clock, Effect, FiberRef, Layer } from "effect"
+import { Authorization } from "../Api.ts"
+import { boolean, integer } from "../Config.ts"
+import { InvalidRequest, PayloadTooLarge, RateLimited, Unauthorized } from "../Domain/Errors.ts"
+import { ApiKeyStore } from "../Services/ApiKeyStore.ts"
+import { type RateLimitDecision, RateLimiter } from "../Services/RateLimiter.ts"
+import { clientAddress } from "./ClientAddress.ts"
+import { currentCallerId } from "./Edge.ts"
+
+const BEARER = /^bearer(?:[ \t]+(.*))?$/i
+const REALM = "Bearer realm=\"tools-api\""
+
+const unauthorized = (keySent: boolean) =>
+  HttpApp.appendPreResponseHandler((_, response) =>
+    Effect.succeed(
+      HttpServerResponse.setHeader(response, "www-authenticate", keySent ? `${REALM}, error="invalid_token"` : REALM)
+    )
+  ).pipe(
+    Effect.zipRight(Effect.fail(
+      new Unauthorized({
+        message: keySent
+          ? "The API key is not valid; send a valid key as Authorization: Bearer <key>"
+          : "Send an API key as Authorization: Bearer <key>"
+      })
+    ))
+  )
+
+const rateLimited = (decision: RateLimitDecision, message: string) =>
+  HttpApp.appendPreResponseHandler((_, response) =>
+    Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", String(decision.retryAfterSeconds)))
+  ).pipe(Effect.zipRight(Effect.fail(new RateLimited({ message }))))
+
+const seconds = (n: number) => `${n} second${n === 1 ? "" : "s"}`
+
+const isJson = (contentType: string): boolean => {
+  const semicolon = contentType.indexOf(";")
+  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase() === "application/json"
+}
+
+export const AuthorizationLive = Layer.effect(
+  Authorization,
+  Effect.gen(function*() {
+    const keys = yield* ApiKeyStore
+    const limiter = yield* RateLimiter
+    const trustProxy = yield* boolean("TRUST_PROXY", false)
+    const maxBodyBytes = yield* integer("MAX_BODY_BYTES", 16_384, 1, 1 << 30)
+    const tooLarge = new PayloadTooLarge({ message: `The request body is over the limit of ${maxBodyBytes} bytes` })
+
+    const rateLimitHeaders = (decision: RateLimitDecision) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const headers = {
+          "ratelimit-policy": `"default";q=${decision.limit};w=60`,
+          "ratelimit": `"default";r=${decision.remaining};t=${decision.resetSeconds}`,
+          "x-ratelimit-limit": String(decision.limit),
+          "x-ratelimit-remaining": String(decision.remaining),
+          "x-ratelimit-reset": String(Math.ceil(now / 1000) + decision.resetSeconds)
+        }
+        return HttpApp.appendPreResponseHandler((_, response) =>
+          Effect.succeed(HttpServerResponse.setHeaders(response, headers))
+        )
+      })
+
+    /** The body, checked: JSON media type, within the size limit, a JSON object. HttpApi decodes it next. */
+    const checkBody = (request: HttpServerRequest.HttpServerRequest) =>
+      Effect.gen(function*() {
+        const contentType = request.headers["content-type"]
+        if (contentType !== undefined && !isJson(contentType)) {
+          return yield* new InvalidRequest({ message: "Content-Type must be application/json" })
+        }
+        const declared = request.headers["content-length"]
+        if (declared !== undefined && Number(declared) > maxBodyBytes) return yield* tooLarge
+        const text = yield* Effect.catchAll(
+          request.text,
+          () => new InvalidRequest({ message: "The request body could not be read" })
+        )
+        if (text.length > maxBodyBytes || Buffer.byteLength(text) > maxBodyBytes) return yield* tooLarge
+        let body: unknown
+        try {
+          body = JSON.parse(text)
+        } catch {
+          return yield* new InvalidRequest({ message: "The request body is not valid JSON" })
+        }
+        if (typeof body !== "object" || body === null || Array.isArray(body)) {
+          return yield* new InvalidRequest({ message: "The request body must be a JSON object" })
+        }
+      })
+
+    return {
+      bearer: () =>
+        Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const match = BEARER.exec(request.headers.authorization ?? "")
+          const key = match?.[1]?.trim() ?? ""
+          const caller = key === "" ? undefined : yield* keys.authenticate(key)
+          if (caller === undefined || caller._tag === "None") {
+            const decision = yield* limiter.recordAuthFailure(clientAddress(request, trustProxy))
+            if (!decision.allowed) {
+              return yield* rateLimited(
+                decision,
+                `Too many failed authentications from this address; retry in ${seconds(decision.retryAfterSeconds)}`
+              )
+            }
+            return yield* unauthorized(key !== "")
+          }
+          yield* FiberRef.set(currentCallerId, caller.value)
+          const decision = yield* limiter.take(caller.value)
+          yield* rateLimitHeaders(decision)
+          if (!decision.allowed) {
+            return yield* rateLimited(
+              decision,
+              `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${
+                seconds(decision.retryAfterSeconds)
+              }`
+            )
+          }
+          yield* checkBody(request)
+          return { id: caller.value }
+        })
+    }
+  })
+)

@@ -1,0 +1,72 @@
+/**
+ * API-level middleware: turns what the framework raises into the contract's errors before they are encoded.
+ * Unknown route: 404, or 405 with `Allow` when the path exists; a payload that does not match its schema: 400,
+ * or 422 for a wage value that is present but wrong; a defect: logged with its cause, answered 500 with nothing
+ * of it in the body.
+ */
+import { HttpApiBuilder, HttpApiError, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Cause, Effect, Option } from "effect"
+import { ToolsApi } from "../Api.ts"
+import {
+  Detail,
+  InternalError,
+  InvalidRequest,
+  InvalidValue,
+  MethodNotAllowed,
+  NotFound
+} from "../Domain/Errors.ts"
+import { valueFields } from "../Domain/Wage.ts"
+import { pathOf } from "./Edge.ts"
+import { knownRoutes } from "./Routes.ts"
+
+const routeNotFound = (method: string, url: string): Effect.Effect<never, NotFound | MethodNotAllowed> => {
+  const path = pathOf(url)
+  const methods = knownRoutes.get(path)
+  if (methods === undefined || methods.includes(method)) {
+    return Effect.fail(new NotFound({ message: `No route for ${path}` }))
+  }
+  const allow = methods.join(", ")
+  return HttpApp.appendPreResponseHandler((_, response) =>
+    Effect.succeed(HttpServerResponse.setHeader(response, "allow", allow))
+  ).pipe(
+    Effect.zipRight(Effect.fail(new MethodNotAllowed({ message: `${method} is not allowed on ${path}; use ${allow}` })))
+  )
+}
+
+/** The first issue decides the status; its path names the field. */
+export const fromDecodeError = (error: HttpApiError.HttpApiDecodeError): InvalidRequest | InvalidValue => {
+  const issue = error.issues[0]
+  if (issue === undefined) return new InvalidRequest({ message: "The request body does not match the schema" })
+  const path = issue.path.map(String).join(".")
+  if (path === "") return new InvalidRequest({ message: issue.message })
+  const fields = { message: `${path} ${issue.message}`, details: [new Detail({ path, message: issue.message })] }
+  const first = String(issue.path[0])
+  return valueFields.has(first) && issue._tag !== "Missing" ? new InvalidValue(fields) : new InvalidRequest(fields)
+}
+
+const internal = new InternalError({
+  message: "Something went wrong on our side; the request id identifies it in our logs"
+})
+
+type Mapped = Effect.Effect<never, InvalidRequest | NotFound | MethodNotAllowed | InternalError, HttpServerRequest.HttpServerRequest>
+
+export const ErrorMappingLive = HttpApiBuilder.middleware(ToolsApi, (app) =>
+  Effect.catchAllCause(app, (cause): Mapped => {
+    const failure = Cause.failureOption(cause)
+    if (Option.isSome(failure)) {
+      const error: unknown = failure.value
+      if (error instanceof HttpApiError.HttpApiDecodeError) {
+        // InvalidValue is declared on the wage endpoint only, the one place it can arise; the encoder finds it there.
+        return Effect.fail(fromDecodeError(error) as InvalidRequest)
+      }
+      if (typeof error === "object" && error !== null && "_tag" in error && error._tag === "RouteNotFound") {
+        return Effect.flatMap(
+          HttpServerRequest.HttpServerRequest,
+          (request) => routeNotFound(request.method, request.url)
+        )
+      }
+      return Effect.failCause(cause)
+    }
+    if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+    return Effect.zipRight(Effect.logError("Unhandled defect", cause), Effect.fail(internal))
+  }))

@@ -1,0 +1,9 @@
+/** Handlers of the `system` group. While draining, the edge answers 503 before a request gets here. */
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { ToolsApi } from "../Api.ts"
+
+const ok = { status: "ok" } as const
+
+export const SystemLive = HttpApiBuilder.group(ToolsApi, "system", (handlers) =>
+  handlers.handle("health", () => Effect.succeed(ok)))

@@ -1,0 +1,23 @@
+/** Handlers of the `tools` group: decoded payload in, the service's answer out in the success envelope. */
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { ToolsApi } from "../Api.ts"
+import { assumptions } from "../Domain/Wage.ts"
+import { UserAgents } from "../Services/UserAgents.ts"
+import { Wages } from "../Services/Wages.ts"
+
+export const ToolsLive = HttpApiBuilder.group(ToolsApi, "tools", (handlers) =>
+  Effect.gen(function*() {
+    const userAgents = yield* UserAgents
+    const wages = yield* Wages
+    return handlers
+      .handle("userAgentParser", ({ payload }) =>
+        Effect.map(
+          payload.operation === "parse"
+            ? userAgents.parse(payload.userAgent, payload.headers)
+            : userAgents.generate(payload),
+          (data) => ({ success: true as const, data })
+        ))
+      .handle("wageEstimator", ({ payload }) =>
+        Effect.map(wages.estimate(payload), (estimates) => ({ success: true as const, estimates, assumptions })))
+  }))

@@ -1,0 +1,175 @@
+import { afterAll, describe, expect, test } from "bun:test"
+import { Effect, Layer } from "effect"
+import { UserAgents } from "../../src/Services/UserAgents.ts"
+import { Wages } from "../../src/Services/Wages.ts"
+import { CHROME_WINDOWS, errorOf, json, KEY, makeTestApp, UA_PATH, WAGE_PATH } from "../support/TestApp.ts"
+
+const app = makeTestApp({ perMinute: 10_000, env: { MAX_BODY_BYTES: "256" } })
+afterAll(() => app.dispose())
+
+describe("routing", () => {
+  test("an unknown path is 404 with the envelope", async () => {
+    for (const [method, path] of [["GET", "/"], ["POST", "/v1/tools/unknown"], ["GET", "/v2/tools/wage-estimator"]]) {
+      const error = await errorOf(await app.request(path!, { method: method! }), 404, "not_found")
+      expect(error.message).toContain(path!)
+    }
+  })
+
+  test("a known path with another method is 405 with Allow", async () => {
+    for (const path of [UA_PATH, WAGE_PATH]) {
+      for (const method of ["GET", "PUT", "DELETE", "PATCH"]) {
+        const response = await app.request(path, { method, headers: { authorization: `Bearer ${KEY}` } })
+        await errorOf(response, 405, "method_not_allowed")
+        expect(response.headers.get("allow")).toBe("POST")
+      }
+    }
+    const health = await app.request("/health", { method: "POST" })
+    await errorOf(health, 405, "method_not_allowed")
+    expect(health.headers.get("allow")).toBe("GET")
+  })
+})
+
+describe("headers on every response", () => {
+  test("X-Request-Id: the client's own when sane, otherwise a new one", async () => {
+    const own = await app.request("/health", { headers: { "x-request-id": "abc-123_XYZ" } })
+    expect(own.headers.get("x-request-id")).toBe("abc-123_XYZ")
+    const max = "r".repeat(128)
+    expect((await app.request("/health", { headers: { "x-request-id": max } })).headers.get("x-request-id")).toBe(max)
+    for (const insane of ["r".repeat(129), "has space", "tab\there", "é"]) {
+      const response = await app.request("/health", { headers: { "x-request-id": encodeURI(insane) === insane ? insane : insane } })
+      const id = response.headers.get("x-request-id")
+      expect(id).not.toBe(insane)
+      expect(id).toMatch(/^[\x21-\x7e]{1,128}$/)
+    }
+    const a = (await app.request("/nowhere")).headers.get("x-request-id")
+    const b = (await app.post(WAGE_PATH, {}, { key: null })).headers.get("x-request-id")
+    expect(a).not.toBeNull()
+    expect(b).not.toBeNull()
+    expect(a).not.toBe(b)
+  })
+
+  test("nosniff and no-store, on successes and errors", async () => {
+    for (const response of [await app.request("/health"), await app.request("/nowhere"), await app.post(WAGE_PATH, { hourlyWage: 1 })]) {
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff")
+      expect(response.headers.get("cache-control")).toBe("no-store")
+    }
+  })
+})
+
+describe("request bodies", () => {
+  test("Content-Type: application/json with parameters, or absent, is accepted", async () => {
+    for (const type of ["application/json", "application/json; charset=utf-8", "APPLICATION/JSON;charset=UTF-8"]) {
+      expect((await app.post(WAGE_PATH, { hourlyWage: 1 }, { headers: { "content-type": type } })).status).toBe(200)
+    }
+    const absent = await app.request(WAGE_PATH, {
+      method: "POST",
+      headers: { authorization: `Bearer ${KEY}` },
+      body: new TextEncoder().encode(JSON.stringify({ hourlyWage: 1 }))
+    })
+    expect(absent.status).toBe(200)
+  })
+
+  test("any other Content-Type is 400", async () => {
+    for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonp", "application/vnd.api+json"]) {
+      const error = await errorOf(await app.post(WAGE_PATH, { hourlyWage: 1 }, { headers: { "content-type": type } }), 400, "invalid_request")
+      expect(error.message).toContain("Content-Type")
+    }
+  })
+
+  test("a body over MAX_BODY_BYTES is 413 with the envelope", async () => {
+    const error = await errorOf(
+      await app.post(UA_PATH, { operation: "parse", userAgent: "x".repeat(300) }),
+      413,
+      "payload_too_large"
+    )
+    expect(error.message).toContain("256")
+    expect((await app.post(UA_PATH, { operation: "parse", userAgent: "x".repeat(200) })).status).toBe(200)
+  })
+})
+
+describe("system endpoints", () => {
+  test("/health", async () => {
+    const response = await app.request("/health")
+    expect(response.status).toBe(200)
+    expect(await json(response)).toEqual({ status: "ok" })
+  })
+
+  test("/openapi.json is OpenAPI 3.1 with both endpoints and bearer security", async () => {
+    const spec = await json(await app.request("/openapi.json"))
+    expect(spec.openapi).toStartWith("3.1")
+    expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining([UA_PATH, WAGE_PATH, "/health"]))
+    const wage = spec.paths[WAGE_PATH].post
+    expect(Object.keys(wage.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "413", "422", "429", "500"]))
+    expect(JSON.stringify(spec.components.securitySchemes)).toContain("bearer")
+  })
+
+  test("/docs is served from the process, with no script, style or font from elsewhere", async () => {
+    const response = await app.request("/docs")
+    expect(response.status).toBe(200)
+    const html = await response.text()
+    expect(html).toContain("<html")
+    expect(html.length).toBeGreaterThan(1_000_000) // the reference's JavaScript is inline
+    expect(html).not.toMatch(/<script[^>]+src=["']https?:/i)
+    expect(html).not.toMatch(/<link[^>]+href=["']https?:/i)
+    expect(html).not.toMatch(/fonts\.(googleapis|gstatic)\.com|cdn\.jsdelivr\.net|unpkg\.com/)
+  })
+
+  test("/metrics is Prometheus text with requests by route and status", async () => {
+    await app.post(WAGE_PATH, { hourlyWage: 2 })
+    const response = await app.request("/metrics")
+    expect(response.status).toBe(200)
+    expect(response.headers.get("content-type")).toStartWith("text/plain")
+    const text = await response.text()
+    expect(text).toMatch(/^http_requests_total\{route="\/v1\/tools\/wage-estimator",status="200"\} \d+$/m)
+    expect(text).toContain("# TYPE http_request_duration_seconds histogram")
+    expect(text).not.toContain(KEY)
+  })
+
+  test("METRICS=false turns /metrics off", async () => {
+    const off = makeTestApp({ env: { METRICS: "false" } })
+    try {
+      await errorOf(await off.request("/metrics"), 404, "not_found")
+    } finally {
+      await off.dispose()
+    }
+  })
+})
+
+describe("draining", () => {
+  test("while draining, every request is answered 503 service_unavailable", async () => {
+    const draining = makeTestApp()
+    try {
+      expect((await draining.request("/health")).status).toBe(200)
+      const drained = Effect.runPromise(draining.drain.drain())
+      for (const response of [await draining.request("/health"), await draining.post(WAGE_PATH, { hourlyWage: 1 })]) {
+        await errorOf(response, 503, "service_unavailable")
+        expect(response.headers.get("x-request-id")).not.toBeNull()
+      }
+      expect(await drained).toBe(0)
+    } finally {
+      await draining.dispose()
+    }
+  })
+})
+
+describe("a bug", () => {
+  test("is a 500 with the envelope and nothing of the defect in the body", async () => {
+    const failing = makeTestApp({
+      services: Layer.merge(
+        Layer.succeed(UserAgents, UserAgents.make({
+          parse: () => Effect.die(new Error("secret stack detail at /srv/app/x.ts")),
+          generate: () => Effect.die(new Error("boom"))
+        } as never)),
+        Wages.Default
+      )
+    })
+    try {
+      const response = await failing.post(UA_PATH, { operation: "parse", userAgent: CHROME_WINDOWS })
+      const error = await errorOf(response, 500, "internal_error")
+      expect(JSON.stringify(error)).not.toMatch(/secret|stack|\/srv|Error/)
+      expect(response.headers.get("x-request-id")).not.toBeNull()
+    } finally {
+      await failing.dispose()
+    }
+  })
+})

@@ -1,0 +1,91 @@
+/**
+ * The real HttpApi application in process (`HttpApiBuilder.toWebHandler`), with the real edge middleware and real
+ * services, configured through a map instead of the environment.
+ */
+import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { ConfigProvider, Effect, Layer } from "effect"
+import { edge, HttpLive } from "../../src/Http.ts"
+import { ApiKeyStore } from "../../src/Services/ApiKeyStore.ts"
+import { Drain } from "../../src/Services/Drain.ts"
+import { RateLimiter } from "../../src/Services/RateLimiter.ts"
+import { UserAgents } from "../../src/Services/UserAgents.ts"
+import { Wages } from "../../src/Services/Wages.ts"
+
+export const KEY = "test-key-0123456789abcdef"
+export const OTHER_KEY = "test-key-other-9876543210"
+
+export interface TestAppOptions {
+  readonly keys?: ReadonlyArray<string>
+  readonly perMinute?: number
+  readonly authFailuresPerMinute?: number
+  readonly env?: Readonly<Record<string, string>>
+  /** Replace a service, e.g. one that dies, to reach the 500 path. */
+  readonly services?: Layer.Layer<UserAgents | Wages>
+}
+
+export const makeTestApp = (options: TestAppOptions = {}) => {
+  const drain = Effect.runSync(Effect.provide(Drain, Drain.Default))
+  const services = Layer.mergeAll(
+    ApiKeyStore.fromKeys(options.keys ?? [KEY, OTHER_KEY]),
+    RateLimiter.Test({
+      perMinute: options.perMinute ?? 100,
+      authFailuresPerMinute: options.authFailuresPerMinute ?? 20
+    }),
+    options.services ?? Layer.merge(UserAgents.Default, Wages.Default)
+  )
+  const config = ConfigProvider.fromMap(new Map(Object.entries(options.env ?? {})), { pathDelim: "_" })
+  const layer = HttpLive.pipe(
+    Layer.provide(services),
+    Layer.provide(Layer.setConfigProvider(config)),
+    Layer.merge(HttpServer.layerContext)
+  )
+  const { dispose, handler } = HttpApiBuilder.toWebHandler(layer, { middleware: edge(drain) as never })
+
+  const request = (path: string, init: RequestInit = {}) => handler(new Request(`http://localhost${path}`, init))
+
+  /** POST a JSON body (or raw text) with the key, unless `key: null`. */
+  const post = (
+    path: string,
+    body: unknown,
+    init: { readonly key?: string | null; readonly headers?: Record<string, string>; readonly raw?: boolean } = {}
+  ) =>
+    request(path, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        ...(init.key === null ? {} : { authorization: `Bearer ${init.key ?? KEY}` }),
+        ...init.headers
+      },
+      body: init.raw === true ? String(body) : JSON.stringify(body)
+    })
+
+  return { dispose, drain, handler, post, request }
+}
+
+export type TestApp = ReturnType<typeof makeTestApp>
+
+export const UA_PATH = "/v1/tools/user-agent-parser"
+export const WAGE_PATH = "/v1/tools/wage-estimator"
+
+export const CHROME_WINDOWS =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
+
+/** The response's JSON body, after checking it is declared JSON. */
+export const json = async (response: Response): Promise<any> => {
+  if (!(response.headers.get("content-type") ?? "").startsWith("application/json")) {
+    throw new Error(`not JSON: ${response.status} ${response.headers.get("content-type")} ${await response.text()}`)
+  }
+  return response.json()
+}
+
+/** Asserts the one error envelope and returns its `error`. */
+export const errorOf = async (response: Response, status: number, code: string) => {
+  const body = await json(response)
+  if (response.status !== status || body?.success !== false || body?.error?.code !== code) {
+    throw new Error(`expected ${status} ${code}, got ${response.status} ${JSON.stringify(body)}`)
+  }
+  if (typeof body.error.message !== "string" || body.error.message.length === 0) throw new Error("no message")
+  const keys = Object.keys(body).sort().join(",")
+  if (keys !== "error,success") throw new Error(`extra top-level keys: ${keys}`)
+  return body.error as { code: string; message: string; details?: Array<{ path: string; message: string }> }
+}

@@ -23,7 +23,7 @@ export const LoggerLive = Layer.unwrapEffect(
     const level = yield* oneOf("LOG_LEVEL", ["debug", "info", "warning", "error", "none"], "info")
     const format = yield* oneOf("LOG_FORMAT", ["json", "pretty"], "json")
     return Layer.merge(
-      Logger.replace(Logger.defaultLogger, format === "json" ? Logger.jsonLogger : Logger.prettyLoggerDefault),
+      format === "json" ? Logger.json : Logger.pretty,
       Logger.minimumLogLevel(levels[level])
     )
   })

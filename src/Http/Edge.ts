@@ -1,16 +1,10 @@
 /**
  * The outermost middleware: every response, routed or not, encoded error or not, passes here. It gives each
- * request its id, answers 503 while draining, adds the headers every response carries, turns anything that
- * escaped the API's error mapping into the 500 envelope, counts and logs the request.
+ * request its id, answers 503 while draining, adds the headers every response carries, counts and logs it.
  */
-import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Cause, Effect, FiberRef, Schema } from "effect"
-import {
-  InternalError,
-  InternalErrorWire,
-  ServiceUnavailable,
-  ServiceUnavailableWire
-} from "../Domain/Errors.ts"
+import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect, FiberRef, Schema } from "effect"
+import { ServiceUnavailable, ServiceUnavailableWire } from "../Domain/Errors.ts"
 import type { Drain } from "../Services/Drain.ts"
 import { observe } from "./Metrics.ts"
 
@@ -32,48 +26,39 @@ const draining = envelope(
   )
 ).pipe(HttpServerResponse.setHeader("connection", "close"))
 
-export const internalError = envelope(
-  500,
-  Schema.encodeSync(InternalErrorWire)(
-    new InternalError({ message: "Something went wrong on our side; the request id identifies it in our logs" })
-  )
-)
 
+/**
+ * The framework writes the response before a middleware's own continuation runs, so headers, the log line and the
+ * metrics are added in a pre-response handler, which sees the final response of every request, error or not.
+ */
 export const edge = (drain: Drain) => (app: HttpApp.Default): HttpApp.Default =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const started = performance.now()
     const supplied = request.headers["x-request-id"]
     const requestId = supplied !== undefined && SANE_REQUEST_ID.test(supplied) ? supplied : crypto.randomUUID()
-    let response: HttpServerResponse.HttpServerResponse
-    if (drain.isDraining()) {
-      response = draining
-    } else {
-      drain.enter()
-      response = yield* app.pipe(
-        Effect.catchAllCause((cause) =>
-          Cause.isInterruptedOnly(cause)
-            ? Effect.failCause(cause)
-            : Effect.as(Effect.logError("Unhandled failure", cause), internalError)
-        ),
-        Effect.annotateLogs("requestId", requestId),
-        Effect.ensuring(Effect.sync(drain.leave))
-      )
-    }
-    const durationMs = performance.now() - started
-    const keyId = yield* FiberRef.get(currentCallerId)
-    observe(request, response.status, durationMs)
-    yield* Effect.logInfo("request").pipe(
-      Effect.annotateLogs({
-        method: request.method,
-        path: pathOf(request.url),
-        status: response.status,
-        durationMs: Math.round(durationMs * 100) / 100,
-        requestId,
-        ...(keyId === undefined ? {} : { keyId })
+    const finish = (response: HttpServerResponse.HttpServerResponse) =>
+      Effect.flatMap(FiberRef.get(currentCallerId), (keyId) => {
+        const durationMs = performance.now() - started
+        observe(request, response.status, durationMs)
+        return Effect.as(
+          Effect.logInfo("request").pipe(
+            Effect.annotateLogs({
+              method: request.method,
+              path: pathOf(request.url),
+              status: response.status,
+              durationMs: Math.round(durationMs * 100) / 100,
+              requestId,
+              ...(keyId === undefined ? {} : { keyId })
+            })
+          ),
+          HttpServerResponse.setHeaders(response, { ...COMMON_HEADERS, "x-request-id": requestId })
+        )
       })
-    )
-    return HttpServerResponse.setHeaders(response, { ...COMMON_HEADERS, "x-request-id": requestId })
+    if (drain.isDraining()) return yield* finish(draining)
+    yield* HttpApp.appendPreResponseHandler((_, response) => finish(response))
+    drain.enter()
+    return yield* app.pipe(Effect.annotateLogs("requestId", requestId), Effect.ensuring(Effect.sync(drain.leave)))
   })
 
 export const pathOf = (url: string): string => {

@@ -3,7 +3,7 @@
  * services, configured through a map instead of the environment.
  */
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
-import { ConfigProvider, Effect, Layer } from "effect"
+import { ConfigProvider, Effect, Layer, Logger, LogLevel } from "effect"
 import { edge, HttpLive } from "../../src/Http.ts"
 import { ApiKeyStore } from "../../src/Services/ApiKeyStore.ts"
 import { Drain } from "../../src/Services/Drain.ts"
@@ -21,6 +21,8 @@ export interface TestAppOptions {
   readonly env?: Readonly<Record<string, string>>
   /** Replace a service, e.g. one that dies, to reach the 500 path. */
   readonly services?: Layer.Layer<UserAgents | Wages>
+  /** Logs are off unless a test asks for them. */
+  readonly logLevel?: LogLevel.LogLevel
 }
 
 export const makeTestApp = (options: TestAppOptions = {}) => {
@@ -37,7 +39,8 @@ export const makeTestApp = (options: TestAppOptions = {}) => {
   const layer = HttpLive.pipe(
     Layer.provide(services),
     Layer.provide(Layer.setConfigProvider(config)),
-    Layer.merge(HttpServer.layerContext)
+    Layer.merge(HttpServer.layerContext),
+    Layer.merge(Logger.minimumLogLevel(options.logLevel ?? LogLevel.None))
   )
   const { dispose, handler } = HttpApiBuilder.toWebHandler(layer, { middleware: edge(drain) as never })
 

@@ -1,0 +1,70 @@
+/** Starts the service as a real process (from source, or the compiled binary) on a free port, for tests. */
+import type { Subprocess } from "bun"
+
+export interface Running {
+  readonly proc: Subprocess<"ignore", "pipe", "pipe">
+  readonly base: string
+  readonly port: number
+  readonly stdout: () => string
+  readonly stderr: () => string
+  /** SIGTERM, then the exit code. */
+  readonly stop: () => Promise<number>
+}
+
+const collect = (stream: ReadableStream<Uint8Array>, into: Array<string>) => {
+  void (async () => {
+    const decoder = new TextDecoder()
+    for await (const chunk of stream) into.push(decoder.decode(chunk, { stream: true }))
+  })()
+}
+
+export const command = (binary?: string): Array<string> =>
+  binary === undefined ? [process.execPath, "src/main.ts"] : [binary]
+
+/** Runs to completion (for --help, bad configuration, ...). */
+export const runOnce = async (env: Record<string, string>, args: Array<string> = [], binary?: string) => {
+  const proc = Bun.spawn([...command(binary), ...args], {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdout: "pipe",
+    stderr: "pipe"
+  })
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited
+  ])
+  return { code, stdout, stderr }
+}
+
+export const start = async (env: Record<string, string>, binary?: string): Promise<Running> => {
+  const proc = Bun.spawn(command(binary), {
+    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", ...env },
+    stdout: "pipe",
+    stderr: "pipe"
+  })
+  const out: Array<string> = []
+  const err: Array<string> = []
+  collect(proc.stdout, out)
+  collect(proc.stderr, err)
+  const deadline = Date.now() + 15_000
+  let port = 0
+  while (port === 0) {
+    const match = /Listening on http:\/\/[^:]+:(\d+)/.exec(out.join(""))
+    if (match !== null) port = Number(match[1])
+    else if (proc.exitCode !== null || Date.now() > deadline) {
+      proc.kill()
+      throw new Error(`server did not start: ${out.join("")} ${err.join("")}`)
+    } else await Bun.sleep(20)
+  }
+  return {
+    proc,
+    port,
+    base: `http://127.0.0.1:${port}`,
+    stdout: () => out.join(""),
+    stderr: () => err.join(""),
+    stop: async () => {
+      proc.kill("SIGTERM")
+      return proc.exited
+    }
+  }
+}

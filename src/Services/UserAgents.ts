@@ -1,0 +1,89 @@
+/**
+ * The user-agent parser and generator as a service. Parsing is pure (`Domain/UserAgentNormalise.ts`); this adds a
+ * bounded cache, because real traffic repeats a few thousand strings and a parse costs ~60 µs. Generation loads the
+ * traffic data set on first use only, so a process that never generates never pays for its 5 MB.
+ */
+import { Effect, Metric, Random } from "effect"
+import { LRUCache } from "lru-cache"
+import { integer } from "../Config.ts"
+import { Detail, InvalidRequest } from "../Domain/Errors.ts"
+import type { UserAgentInfo } from "../Domain/UserAgent.ts"
+import { buildPools, checkCombination, generate, type GenerateOptions } from "../Domain/UserAgentGenerate.ts"
+import { parseUserAgent } from "../Domain/UserAgentNormalise.ts"
+
+export interface GenerateRequestOptions extends GenerateOptions {
+  readonly seed?: number | undefined
+}
+
+const cacheHits = Metric.counter("ua_parse_cache_hits_total", {
+  description: "User-agent parses answered from the cache",
+  incremental: true
+})
+const cacheMisses = Metric.counter("ua_parse_cache_misses_total", {
+  description: "User-agent parses computed and cached",
+  incremental: true
+})
+
+// Only client hints change a parse; other headers (or none) leave the string's own answer, which can be cached.
+const hasClientHints = (headers: Readonly<Record<string, string>> | undefined): headers is Record<string, string> =>
+  headers !== undefined && Object.keys(headers).some((name) => name.toLowerCase().startsWith("sec-ch-ua"))
+
+const unknown = (userAgent: string): UserAgentInfo => ({
+  userAgent,
+  browser: { name: "Unknown", version: "Unknown" },
+  os: { name: "Unknown", version: "Unknown" },
+  device: { type: "Unknown", vendor: "Unknown", model: "Unknown" },
+  cpu: { architecture: "Unknown" },
+  engine: { name: "Unknown", version: "Unknown" },
+  bot: { isBot: false, name: "Unknown", category: "Unknown" }
+})
+
+// The parser is third-party code fed arbitrary input: a throw must not become a 500 for one odd string.
+const safeParse = (userAgent: string, headers?: Readonly<Record<string, string>>): UserAgentInfo => {
+  try {
+    return parseUserAgent(userAgent, headers)
+  } catch {
+    return unknown(userAgent)
+  }
+}
+
+const loadPools = Effect.promise(() => import("user-agents")).pipe(
+  Effect.map(({ default: UserAgent }) => buildPools(UserAgent.top(), (ua) => safeParse(ua))),
+  Effect.withSpan("UserAgents.loadPools")
+)
+
+export class UserAgents extends Effect.Service<UserAgents>()("app/UserAgents", {
+  effect: Effect.gen(function* () {
+    const size = yield* integer("UA_CACHE_SIZE", 10_000, 0, 10_000_000)
+    const cache = size > 0 ? new LRUCache<string, UserAgentInfo>({ max: size }) : undefined
+    const pools = yield* Effect.cached(loadPools)
+
+    // No Effect.fn here: a span per parse would cost more than the cached parse itself.
+    const parse = (userAgent: string, headers?: Readonly<Record<string, string>>): Effect.Effect<UserAgentInfo> =>
+      Effect.suspend(() => {
+        if (cache === undefined || hasClientHints(headers)) return Effect.succeed(safeParse(userAgent, headers))
+        const cached = cache.get(userAgent)
+        if (cached !== undefined) return Effect.as(Metric.increment(cacheHits), cached)
+        const info = safeParse(userAgent)
+        cache.set(userAgent, info)
+        return Effect.as(Metric.increment(cacheMisses), info)
+      })
+
+    const generateOne = Effect.fn("UserAgents.generate")(function* (options: GenerateRequestOptions) {
+      if (options.seed !== undefined && !Number.isSafeInteger(options.seed)) {
+        const message = "seed must be an integer"
+        return yield* new InvalidRequest({ message, details: [new Detail({ path: "seed", message })] })
+      }
+      // a combination no browser has is answered without loading the data set
+      const wrong = checkCombination(options)
+      if (wrong !== undefined) return yield* wrong
+      const drawn = generate(yield* pools, options)
+      return yield* options.seed === undefined ? drawn : Effect.withRandom(drawn, Random.make(options.seed))
+    })
+
+    return {
+      parse,
+      generate: (options: GenerateRequestOptions): Effect.Effect<UserAgentInfo, InvalidRequest> => generateOne(options)
+    } as const
+  })
+}) {}

@@ -1,0 +1,162 @@
+import { describe, expect, test } from "bun:test"
+import { Effect, Either, Random } from "effect"
+import * as fc from "fast-check"
+import UserAgent from "user-agents"
+import type { InvalidRequest } from "../../src/Domain/Errors.ts"
+import type { BrowserFamily, DeviceFamily, OsFamily, UserAgentInfo } from "../../src/Domain/UserAgent.ts"
+import { fill } from "../../src/Domain/UserAgentFill.ts"
+import {
+  browserOses,
+  buildPools,
+  checkCombination,
+  generate,
+  type GenerateOptions,
+  osDevices
+} from "../../src/Domain/UserAgentGenerate.ts"
+import { parseUserAgent } from "../../src/Domain/UserAgentNormalise.ts"
+
+const pools = buildPools(UserAgent.top(), (ua) => parseUserAgent(ua))
+
+const browsers: ReadonlyArray<BrowserFamily> = ["Chrome", "Firefox", "Safari", "Edge", "IE"]
+const oses: ReadonlyArray<OsFamily> = ["Windows", "macOS", "iOS", "Android", "Linux"]
+const devices: ReadonlyArray<DeviceFamily> = ["Desktop", "Mobile", "Tablet"]
+
+/** The combinations real browsers have: 7 each for Chrome, Firefox and Edge, 3 for Safari, 1 for IE. */
+const allowed = browsers.flatMap((browser) =>
+  oses
+    .filter((os) => browserOses[browser][os] === true)
+    .flatMap((os) => osDevices[os].map((deviceType) => ({ browser, os, deviceType })))
+)
+
+const run = (options: GenerateOptions, seed: number): Either.Either<UserAgentInfo, InvalidRequest> =>
+  Effect.runSync(Effect.either(Effect.withRandom(generate(pools, options), Random.make(seed))))
+
+const draw = (options: GenerateOptions, seed: number): UserAgentInfo => {
+  const result = run(options, seed)
+  if (Either.isLeft(result)) throw new Error(`${JSON.stringify(options)}: ${result.left.message}`)
+  return result.right
+}
+
+const partial = fc.record(
+  { browser: fc.constantFrom(...browsers), os: fc.constantFrom(...oses), deviceType: fc.constantFrom(...devices) },
+  { requiredKeys: [] }
+)
+
+describe("combinations", () => {
+  test("25 combinations exist, and every one can be generated", () => {
+    expect(allowed.length).toBe(25)
+    for (const options of allowed) {
+      expect(checkCombination(options)).toBeUndefined()
+      const info = draw(options, 1)
+      expect(info).toMatchObject({ browser: { name: options.browser }, os: { name: options.os } })
+      expect(info.device.type).toBe(options.deviceType)
+    }
+  })
+
+  const invalid: ReadonlyArray<readonly [GenerateOptions, string]> = [
+    [{ browser: "Safari", os: "Windows" }, "browser"],
+    [{ browser: "IE", os: "macOS" }, "browser"],
+    [{ browser: "Safari", os: "Android" }, "browser"],
+    [{ browser: "IE", deviceType: "Mobile" }, "browser"],
+    [{ browser: "Safari", os: "Linux", deviceType: "Desktop" }, "browser"],
+    [{ os: "macOS", deviceType: "Mobile" }, "os"],
+    [{ os: "Android", deviceType: "Desktop" }, "os"],
+    [{ browser: "Chrome", os: "iOS", deviceType: "Desktop" }, "os"]
+  ]
+  for (const [options, path] of invalid) {
+    test(`${JSON.stringify(options)} is an InvalidRequest naming ${path}`, () => {
+      const result = run(options, 1)
+      if (Either.isRight(result)) throw new Error("expected an error")
+      expect(result.left._tag).toBe("InvalidRequest")
+      expect(result.left.details?.[0]?.path).toBe(path)
+      // a sentence a person can act on: it says what would work
+      expect(result.left.message).toMatch(/choose/)
+    })
+  }
+
+  test("any options: valid exactly when some real combination matches them, else a named field", () => {
+    fc.assert(
+      fc.property(partial, (options) => {
+        const exists = allowed.some(
+          (c) =>
+            (options.browser ?? c.browser) === c.browser &&
+            (options.os ?? c.os) === c.os &&
+            (options.deviceType ?? c.deviceType) === c.deviceType
+        )
+        const error = checkCombination(options)
+        expect(error === undefined).toBe(exists)
+        if (error !== undefined) expect(["browser", "os"]).toContain(error.details?.[0]?.path ?? "")
+      }),
+      { numRuns: 300 }
+    )
+  })
+})
+
+describe("generation", () => {
+  test("over many seeds, every generated string parses back to exactly the requested families", () => {
+    const valid = partial.filter((options) => checkCombination(options) === undefined)
+    fc.assert(
+      fc.property(valid, fc.integer(), (options, seed) => {
+        const info = draw(options, seed)
+        const reparsed = parseUserAgent(info.userAgent)
+        expect(reparsed).toEqual(info)
+        if (options.browser !== undefined) expect(reparsed.browser.name).toBe(options.browser)
+        if (options.os !== undefined) expect(reparsed.os.name).toBe(options.os)
+        if (options.deviceType !== undefined) expect(reparsed.device.type).toBe(options.deviceType)
+        expect(reparsed.bot.isBot).toBe(false)
+      }),
+      { numRuns: 1500 }
+    )
+  })
+
+  test("the same seed and options give the same string", () => {
+    fc.assert(
+      fc.property(
+        partial.filter((o) => checkCombination(o) === undefined),
+        fc.integer(),
+        (options, seed) => {
+          expect(draw(options, seed).userAgent).toBe(draw(options, seed).userAgent)
+        }
+      ),
+      { numRuns: 200 }
+    )
+  })
+
+  test("different seeds give a mix, not one string", () => {
+    const strings = new Set(Array.from({ length: 200 }, (_, seed) => draw({ browser: "Chrome" }, seed).userAgent))
+    expect(strings.size).toBeGreaterThan(10)
+  })
+
+  test("without filters the mix follows traffic: Chrome the largest share, a large mobile share", () => {
+    const shares = new Map<string, number>()
+    let mobile = 0
+    const n = 3000
+    for (let seed = 0; seed < n; seed++) {
+      const info = draw({}, seed)
+      shares.set(info.browser.name, (shares.get(info.browser.name) ?? 0) + 1)
+      if (info.device.type === "Mobile") mobile++
+    }
+    const [largest] = [...shares].sort((a, b) => b[1] - a[1])
+    expect(largest?.[0]).toBe("Chrome")
+    expect(mobile / n).toBeGreaterThan(0.35)
+    // real traffic has more than the five families
+    expect(shares.size).toBeGreaterThan(5)
+  })
+
+  test("versions are current: no Chrome older than two years behind the data set's typical one", () => {
+    for (let seed = 0; seed < 500; seed++) {
+      const info = draw({ browser: "Chrome" }, seed)
+      expect(Number.parseInt(info.browser.version, 10)).toBeGreaterThan(100)
+    }
+  })
+
+  test("every fill string is a real-format string of one of the families", () => {
+    for (const ua of fill) {
+      const info = parseUserAgent(ua)
+      expect(browsers).toContain(info.browser.name as BrowserFamily)
+      expect(oses).toContain(info.os.name as OsFamily)
+      expect(devices).toContain(info.device.type as DeviceFamily)
+      expect(info.bot.isBot).toBe(false)
+    }
+  })
+})

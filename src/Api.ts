@@ -71,6 +71,33 @@ export class SystemGroup extends HttpApiGroup.make("system")
   )
   .annotate(OpenApi.Title, "System") {}
 
+const DECODE_ERROR_REF = "#/components/schemas/HttpApiDecodeError"
+
+/** Request bodies ignore unknown fields; the generated schemas say `additionalProperties: false` unless told. */
+const REQUEST_SCHEMAS = ["ParseRequest", "GenerateRequest", "WageRequest"]
+
+/**
+ * Every HttpApi declares the framework's `HttpApiDecodeError` (400, `{ _tag, issues, message }`). This service maps
+ * it to the envelope before it is encoded, so that shape never reaches a client: the document drops it too.
+ */
+const describeAsServed = (spec: Record<string, any>): Record<string, any> => {
+  for (const item of Object.values<Record<string, any>>(spec.paths ?? {})) {
+    for (const operation of Object.values<Record<string, any>>(item)) {
+      const response = operation?.responses?.["400"]
+      const content = response?.content?.["application/json"]
+      const anyOf: Array<{ $ref?: string }> | undefined = content?.schema?.anyOf
+      if (anyOf === undefined) continue
+      const rest = anyOf.filter((schema) => schema.$ref !== DECODE_ERROR_REF)
+      content.schema = rest.length === 1 ? rest[0] : { anyOf: rest }
+      response.description = "InvalidRequest"
+    }
+  }
+  const schemas = spec.components?.schemas ?? {}
+  for (const name of ["HttpApiDecodeError", "Issue", "PropertyKey"]) delete schemas[name]
+  for (const name of REQUEST_SCHEMAS) if (schemas[name] !== undefined) delete schemas[name].additionalProperties
+  return spec
+}
+
 export class ToolsApi extends HttpApi.make("tools-api")
   .add(ToolsGroup)
   .add(SystemGroup)
@@ -86,4 +113,5 @@ export class ToolsApi extends HttpApi.make("tools-api")
     "A user-agent parser/generator and a wage estimator. Every error has one shape: "
       + "`{ success: false, error: { code, message, details? } }`."
   )
-  .annotate(OpenApi.License, { name: "AGPL-3.0-or-later", url: "https://www.gnu.org/licenses/agpl-3.0.html" }) {}
+  .annotate(OpenApi.License, { name: "AGPL-3.0-or-later", url: "https://www.gnu.org/licenses/agpl-3.0.html" })
+  .annotate(OpenApi.Transform, describeAsServed) {}

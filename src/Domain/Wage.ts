@@ -27,7 +27,7 @@ const documented = (max: number, description: string, example: number) =>
     Schema.Unknown.annotations({
       description,
       examples: [example],
-      jsonSchema: { type: "number", exclusiveMinimum: 0, maximum: max }
+      jsonSchema: { type: "number", exclusiveMinimum: 0, maximum: max, description, examples: [example] }
     }),
     { exact: true }
   )

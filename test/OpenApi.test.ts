@@ -1,0 +1,45 @@
+/** The OpenAPI document is the contract's public face: a snapshot makes every change to it visible in review. */
+import { OpenApi } from "@effect/platform"
+import { describe, expect, test } from "bun:test"
+import { ToolsApi } from "../src/Api.ts"
+
+const spec = OpenApi.fromApi(ToolsApi) as any
+
+describe("OpenAPI document", () => {
+  test("matches the reviewed snapshot", () => {
+    expect(JSON.stringify(spec, null, 2)).toMatchSnapshot()
+  })
+
+  test("documents only the one error envelope, never the framework's decode error", () => {
+    const text = JSON.stringify(spec)
+    expect(text).not.toContain("HttpApiDecodeError")
+    expect(text).not.toContain("\"_tag\"")
+    const invalid = spec.paths["/v1/tools/wage-estimator"].post.responses["400"].content["application/json"].schema
+    expect(invalid).toEqual({ $ref: "#/components/schemas/InvalidRequest" })
+  })
+
+  test("every /v1 operation declares bearer security and the statuses of the contract", () => {
+    for (const path of ["/v1/tools/user-agent-parser", "/v1/tools/wage-estimator"]) {
+      const operation = spec.paths[path].post
+      expect(operation.security).toEqual([{ bearer: [] }])
+      for (const status of ["200", "400", "401", "413", "429", "500", "503"]) {
+        expect(Object.keys(operation.responses)).toContain(status)
+      }
+    }
+    expect(Object.keys(spec.paths["/v1/tools/wage-estimator"].post.responses)).toContain("422")
+  })
+
+  test("schemas carry descriptions and examples for the docs", () => {
+    const schemas = spec.components.schemas
+    expect(schemas.WageRequest.examples).toBeDefined()
+    expect(schemas.UserAgentResponse.examples).toBeDefined()
+    expect(schemas.WageResponse.examples[0].estimates.monthly).toBe(4166.67)
+  })
+})
+
+test("request bodies allow unknown fields, as the service ignores them", () => {
+  for (const name of ["ParseRequest", "GenerateRequest", "WageRequest"]) {
+    expect(spec.components.schemas[name].additionalProperties).toBeUndefined()
+  }
+  expect(spec.components.schemas.WageResponse.additionalProperties).toBe(false)
+})

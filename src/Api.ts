@@ -39,9 +39,9 @@ export class ToolsGroup extends HttpApiGroup.make("tools")
       .annotate(OpenApi.Summary, "Parse a user agent, or generate a realistic one")
       .annotate(
         OpenApi.Description,
-        "`parse` names the browser, OS, device, CPU, engine and bot behind a User-Agent string, by family "
-          + "(Chrome, Firefox, Safari, Edge, IE; Windows, macOS, iOS, Android, Linux; Desktop, Mobile, Tablet). "
-          + "`generate` returns a current, real-world user agent, optionally of a given family, and its parse."
+        "`parse` names the browser, OS, device, CPU, engine and bot behind a User-Agent string, by family " +
+          "(Chrome, Firefox, Safari, Edge, IE; Windows, macOS, iOS, Android, Linux; Desktop, Mobile, Tablet). " +
+          "`generate` returns a current, real-world user agent, optionally of a given family, and its parse."
       )
   )
   .add(
@@ -52,8 +52,8 @@ export class ToolsGroup extends HttpApiGroup.make("tools")
       .annotate(OpenApi.Summary, "Convert an hourly wage or an annual salary across six pay periods")
       .annotate(
         OpenApi.Description,
-        "Assumes 8 hours a day, 5 days a week, 52 weeks a year (2080 hours). Every estimate is computed from the "
-          + "unrounded hourly rate and rounded to cents, half away from zero."
+        "Assumes 8 hours a day, 5 days a week, 52 weeks a year (2080 hours). Every estimate is computed from the " +
+          "unrounded hourly rate and rounded to cents, half away from zero."
       )
   )
   .middleware(Authorization)
@@ -110,8 +110,8 @@ export class ToolsApi extends HttpApi.make("tools-api")
   .annotate(OpenApi.Version, "1.0.0")
   .annotate(
     OpenApi.Description,
-    "A user-agent parser/generator and a wage estimator. Every error has one shape: "
-      + "`{ success: false, error: { code, message, details? } }`."
+    "A user-agent parser/generator and a wage estimator. Every error has one shape: " +
+      "`{ success: false, error: { code, message, details? } }`."
   )
   .annotate(OpenApi.License, { name: "AGPL-3.0-or-later", url: "https://www.gnu.org/licenses/agpl-3.0.html" })
   .annotate(OpenApi.Transform, describeAsServed) {}

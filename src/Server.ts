@@ -16,35 +16,48 @@ import { Wages } from "./Services/Wages.ts"
 /** Seconds a connection may sit idle (a client that stops sending) before Bun closes it. */
 const IDLE_TIMEOUT_SECONDS = 30
 
-const levels = { debug: LogLevel.Debug, info: LogLevel.Info, warning: LogLevel.Warning, error: LogLevel.Error, none: LogLevel.None }
+const levels = {
+  debug: LogLevel.Debug,
+  info: LogLevel.Info,
+  warning: LogLevel.Warning,
+  error: LogLevel.Error,
+  none: LogLevel.None
+}
 
 export const LoggerLive = Layer.unwrapEffect(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const level = yield* oneOf("LOG_LEVEL", ["debug", "info", "warning", "error", "none"], "info")
     const format = yield* oneOf("LOG_FORMAT", ["json", "pretty"], "json")
-    return Layer.merge(
-      format === "json" ? Logger.json : Logger.pretty,
-      Logger.minimumLogLevel(levels[level])
-    )
+    return Layer.merge(format === "json" ? Logger.json : Logger.pretty, Logger.minimumLogLevel(levels[level]))
   })
 )
 
 /** Settings that belong to later work are refused rather than silently ignored. */
 const ScaleOutGuard = Layer.effectDiscard(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const workers = yield* integer("WORKERS", 1, 1, 256)
     const redis = yield* optionalText("REDIS_URL")
     if (workers > 1 && redis._tag === "None") {
-      return yield* Effect.fail(ConfigError.InvalidData(["WORKERS"], "WORKERS above 1 requires REDIS_URL, so the processes share one rate limit"))
+      return yield* Effect.fail(
+        ConfigError.InvalidData(
+          ["WORKERS"],
+          "WORKERS above 1 requires REDIS_URL, so the processes share one rate limit"
+        )
+      )
     }
     if (redis._tag === "Some" || workers > 1) {
-      return yield* Effect.fail(ConfigError.InvalidData(["REDIS_URL"], "REDIS_URL and WORKERS above 1 are not supported by this version yet; unset them"))
+      return yield* Effect.fail(
+        ConfigError.InvalidData(
+          ["REDIS_URL"],
+          "REDIS_URL and WORKERS above 1 are not supported by this version yet; unset them"
+        )
+      )
     }
   })
 )
 
 const BunServerLive = Layer.unwrapEffect(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const port = yield* integer("PORT", 3000, 0, 65_535)
     const hostname = yield* Config.string("HOST").pipe(Config.withDefault("0.0.0.0"))
     const maxBodyBytes = yield* integer("MAX_BODY_BYTES", 16_384, 1, 1 << 30)
@@ -60,10 +73,10 @@ const Serve = Layer.unwrapEffect(
 
 /** Built after the server, so on shutdown it runs first: new requests get 503 while in-flight ones finish. */
 const DrainOnShutdown = Layer.scopedDiscard(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const drain = yield* Drain
     yield* Effect.addFinalizer(() =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* Effect.logInfo("Shutting down: finishing in-flight requests", { inFlight: drain.inFlight() })
         const unfinished = yield* drain.drain()
         yield* Effect.logInfo("Stopped", { unfinished })
@@ -72,12 +85,7 @@ const DrainOnShutdown = Layer.scopedDiscard(
   })
 )
 
-export const ServicesLive = Layer.mergeAll(
-  ApiKeyStore.Default,
-  RateLimiter.Default,
-  UserAgents.Default,
-  Wages.Default
-)
+export const ServicesLive = Layer.mergeAll(ApiKeyStore.Default, RateLimiter.Default, UserAgents.Default, Wages.Default)
 
 export const ServerLive = DrainOnShutdown.pipe(
   Layer.provide(Serve.pipe(Layer.provide(HttpLive), Layer.provide(BunServerLive))),

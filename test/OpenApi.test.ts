@@ -13,7 +13,7 @@ describe("OpenAPI document", () => {
   test("documents only the one error envelope, never the framework's decode error", () => {
     const text = JSON.stringify(spec)
     expect(text).not.toContain("HttpApiDecodeError")
-    expect(text).not.toContain("\"_tag\"")
+    expect(text).not.toContain('"_tag"')
     const invalid = spec.paths["/v1/tools/wage-estimator"].post.responses["400"].content["application/json"].schema
     expect(invalid).toEqual({ $ref: "#/components/schemas/InvalidRequest" })
   })

@@ -22,10 +22,10 @@ const post = (path: string, body: string, key: string) =>
 
 describe("a real server", () => {
   test("serves both tools over a socket", async () => {
-    const wage = await post("/v1/tools/wage-estimator", "{\"annualSalary\":50000}", KEY)
+    const wage = await post("/v1/tools/wage-estimator", '{"annualSalary":50000}', KEY)
     expect(wage.status).toBe(200)
     expect(((await wage.json()) as any).estimates.monthly).toBe(4166.67)
-    const ua = await post("/v1/tools/user-agent-parser", "{\"operation\":\"generate\",\"seed\":7}", KEY)
+    const ua = await post("/v1/tools/user-agent-parser", '{"operation":"generate","seed":7}', KEY)
     expect(ua.status).toBe(200)
   })
 
@@ -35,13 +35,17 @@ describe("a real server", () => {
     const limited = await post("/v1/tools/wage-estimator", "{}", "wrong")
     expect(limited.status).toBe(429)
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1)
-    expect((await post("/v1/tools/wage-estimator", "{\"hourlyWage\":1}", KEY)).status).toBe(200)
+    expect((await post("/v1/tools/wage-estimator", '{"hourlyWage":1}', KEY)).status).toBe(200)
   })
 
   test("logs one JSON line per request with the key's id, never the key", async () => {
-    await post("/v1/tools/wage-estimator", "{\"hourlyWage\":3}", KEY)
+    await post("/v1/tools/wage-estimator", '{"hourlyWage":3}', KEY)
     await Bun.sleep(50)
-    const lines = server.stdout().trim().split("\n").map((line) => JSON.parse(line))
+    const lines = server
+      .stdout()
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line))
     const requests = lines.filter((line) => line.message === "request")
     expect(requests.length).toBeGreaterThan(0)
     const last = requests.at(-1).annotations
@@ -63,7 +67,7 @@ describe("start-up", () => {
       const response = await fetch(`${running.base}/v1/tools/wage-estimator`, {
         method: "POST",
         headers: { authorization: `Bearer ${key}` },
-        body: "{\"hourlyWage\":1}"
+        body: '{"hourlyWage":1}'
       })
       expect(response.status).toBe(200)
       expect(running.stdout()).not.toContain(key!)
@@ -108,16 +112,16 @@ describe("start-up", () => {
 describe("shutdown", () => {
   test("SIGTERM: a request whose body is still arriving is answered, new ones get 503, exit 0", async () => {
     const running = await start({ API_KEYS: KEY })
-    const body = "{\"hourlyWage\": 25}"
+    const body = '{"hourlyWage": 25}'
     const socket = connect(running.port, "127.0.0.1")
     const chunks: Array<Buffer> = []
     socket.on("data", (chunk: Buffer) => chunks.push(chunk))
     const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()))
     await new Promise<void>((resolve) => socket.on("connect", () => resolve()))
     socket.write(
-      "POST /v1/tools/wage-estimator HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-        + `Authorization: Bearer ${KEY}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`
-        + body.slice(0, 5)
+      "POST /v1/tools/wage-estimator HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
+        `Authorization: Bearer ${KEY}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n` +
+        body.slice(0, 5)
     )
     await Bun.sleep(200)
     const started = Date.now()
@@ -129,7 +133,7 @@ describe("shutdown", () => {
     await closed
     const answer = Buffer.concat(chunks).toString()
     expect(answer).toStartWith("HTTP/1.1 200")
-    expect(answer).toContain("\"weekly\":1000")
+    expect(answer).toContain('"weekly":1000')
     expect(await running.proc.exited).toBe(0)
     expect(Date.now() - started).toBeLessThan(10_000)
   })

@@ -7,7 +7,10 @@ import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 
 export class Detail extends Schema.Class<Detail>("Detail")({
-  path: Schema.String.annotations({ description: "The request field at fault, dotted for nested fields", examples: ["hourlyWage"] }),
+  path: Schema.String.annotations({
+    description: "The request field at fault, dotted for nested fields",
+    examples: ["hourlyWage"]
+  }),
   message: Schema.String.annotations({ description: "What is wrong with it", examples: ["must be greater than 0"] })
 }) {}
 
@@ -39,9 +42,10 @@ const wire = <Self extends Fields, const Code extends string>(
     decode: ({ error }) => make(error.details === undefined ? { message: error.message } : error),
     encode: (self) => ({
       success: false as const,
-      error: self.details === undefined
-        ? { code: options.code, message: self.message }
-        : { code: options.code, message: self.message, details: self.details }
+      error:
+        self.details === undefined
+          ? { code: options.code, message: self.message }
+          : { code: options.code, message: self.message, details: self.details }
     })
   }).annotations(HttpApiSchema.annotations({ status: options.status }))
 
@@ -59,7 +63,7 @@ export const InvalidRequestWire = wire(InvalidRequest, (f) => new InvalidRequest
   status: 400,
   code: "invalid_request",
   description: "The body is not a JSON object, has the wrong Content-Type, or a field is missing or of the wrong type",
-  example: "operation must be \"parse\" or \"generate\""
+  example: 'operation must be "parse" or "generate"'
 })
 export const UnauthorizedWire = wire(Unauthorized, (f) => new Unauthorized(f), {
   status: 401,
@@ -94,7 +98,8 @@ export const InvalidValueWire = wire(InvalidValue, (f) => new InvalidValue(f), {
 export const RateLimitedWire = wire(RateLimited, (f) => new RateLimited(f), {
   status: 429,
   code: "rate_limited",
-  description: "The key's bucket is empty, or too many failed authentications came from this address; see `Retry-After`",
+  description:
+    "The key's bucket is empty, or too many failed authentications came from this address; see `Retry-After`",
   example: "Rate limit of 100 requests per minute exceeded; retry in 1 second"
 })
 export const InternalErrorWire = wire(InternalError, (f) => new InternalError(f), {

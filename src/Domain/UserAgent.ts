@@ -36,29 +36,38 @@ const codePoints = (s: string): number => {
   return count
 }
 
-const UserAgentString = Schema.String.annotations({ message: () => "must be a string" }).pipe(
-  Schema.filter((s) => s.trim().length > 0 || "must not be empty or only white space"),
-  Schema.filter((s) => s.length <= MAX_USER_AGENT_LENGTH || codePoints(s) <= MAX_USER_AGENT_LENGTH
-    || `must be at most ${MAX_USER_AGENT_LENGTH} characters`)
-).annotations({
-  description: "The User-Agent header to parse, at most 2048 characters",
-  examples: ["Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"],
-  jsonSchema: { type: "string", minLength: 1, maxLength: MAX_USER_AGENT_LENGTH }
-})
+const UserAgentString = Schema.String.annotations({ message: () => "must be a string" })
+  .pipe(
+    Schema.filter((s) => s.trim().length > 0 || "must not be empty or only white space"),
+    Schema.filter(
+      (s) =>
+        s.length <= MAX_USER_AGENT_LENGTH ||
+        codePoints(s) <= MAX_USER_AGENT_LENGTH ||
+        `must be at most ${MAX_USER_AGENT_LENGTH} characters`
+    )
+  )
+  .annotations({
+    description: "The User-Agent header to parse, at most 2048 characters",
+    examples: [
+      "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+    ],
+    jsonSchema: { type: "string", minLength: 1, maxLength: MAX_USER_AGENT_LENGTH }
+  })
 
 const ClientHintHeaders = Schema.Record({
   key: Schema.String,
   value: Schema.String.annotations({ message: () => "must be a string, as a browser sends the header" })
 }).annotations({
-  description: "User-Agent Client Hints request headers (sec-ch-ua, sec-ch-ua-platform, sec-ch-ua-platform-version, "
-    + "sec-ch-ua-mobile, sec-ch-ua-model, sec-ch-ua-arch, sec-ch-ua-bitness, sec-ch-ua-full-version-list, "
-    + "sec-ch-ua-form-factors); names case-insensitive, values as a browser sends them. They refine a frozen or "
-    + "reduced string: Windows 11, full browser versions, the real model behind Android's \"K\".",
-  examples: [{ "sec-ch-ua-platform": "\"Windows\"", "sec-ch-ua-platform-version": "\"15.0.0\"" }]
+  description:
+    "User-Agent Client Hints request headers (sec-ch-ua, sec-ch-ua-platform, sec-ch-ua-platform-version, " +
+    "sec-ch-ua-mobile, sec-ch-ua-model, sec-ch-ua-arch, sec-ch-ua-bitness, sec-ch-ua-full-version-list, " +
+    "sec-ch-ua-form-factors); names case-insensitive, values as a browser sends them. They refine a frozen or " +
+    'reduced string: Windows 11, full browser versions, the real model behind Android\'s "K".',
+  examples: [{ "sec-ch-ua-platform": '"Windows"', "sec-ch-ua-platform-version": '"15.0.0"' }]
 })
 
 const operation = <const Op extends "parse" | "generate">(op: Op, description: string) =>
-  Schema.Literal(op).annotations({ description, message: () => "must be \"parse\" or \"generate\"" })
+  Schema.Literal(op).annotations({ description, message: () => 'must be "parse" or "generate"' })
 
 export const ParseRequest = Schema.Struct({
   operation: operation("parse", "Parse the given userAgent"),
@@ -82,9 +91,13 @@ export const GenerateRequest = Schema.Struct({
 
 export const UserAgentRequest = Schema.Union(ParseRequest, GenerateRequest).annotations({
   identifier: "UserAgentRequest",
-  description: "`operation` \"parse\" with a `userAgent`, or \"generate\" (which ignores `userAgent`)",
+  description: '`operation` "parse" with a `userAgent`, or "generate" (which ignores `userAgent`)',
   examples: [
-    { operation: "parse", userAgent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36" },
+    {
+      operation: "parse",
+      userAgent:
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
+    },
     { operation: "generate", browser: "Firefox", os: "Linux" }
   ]
 })
@@ -115,16 +128,19 @@ export const UserAgentResponse = Schema.Struct({
   data: UserAgentInfo
 }).annotations({
   identifier: "UserAgentResponse",
-  examples: [{
-    success: true,
-    data: {
-      userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1",
-      browser: { name: "Safari", version: "17.4" },
-      os: { name: "iOS", version: "17.4" },
-      device: { type: "Mobile", vendor: "Apple", model: "iPhone" },
-      cpu: { architecture: "Unknown" },
-      engine: { name: "WebKit", version: "605.1.15" },
-      bot: { isBot: false, name: "Unknown", category: "Unknown" }
+  examples: [
+    {
+      success: true,
+      data: {
+        userAgent:
+          "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1",
+        browser: { name: "Safari", version: "17.4" },
+        os: { name: "iOS", version: "17.4" },
+        device: { type: "Mobile", vendor: "Apple", model: "iPhone" },
+        cpu: { architecture: "Unknown" },
+        engine: { name: "WebKit", version: "605.1.15" },
+        bot: { isBot: false, name: "Unknown", category: "Unknown" }
+      }
     }
-  }]
+  ]
 })

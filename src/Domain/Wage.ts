@@ -39,9 +39,10 @@ const Given = Schema.Struct({
 }).pipe(
   Schema.filter((body) => {
     const given = ("hourlyWage" in body ? 1 : 0) + ("annualSalary" in body ? 1 : 0)
-    return given === 1 || (given === 0
-      ? "Give hourlyWage or annualSalary"
-      : "Give only one of hourlyWage and annualSalary, not both")
+    return (
+      given === 1 ||
+      (given === 0 ? "Give hourlyWage or annualSalary" : "Give only one of hourlyWage and annualSalary, not both")
+    )
   })
 )
 
@@ -90,11 +91,13 @@ export const WageResponse = Schema.Struct({
   assumptions: Assumptions
 }).annotations({
   identifier: "WageResponse",
-  examples: [{
-    success: true,
-    estimates: { hourly: 24.04, daily: 192.31, weekly: 961.54, biweekly: 1923.08, monthly: 4166.67, annual: 50000 },
-    assumptions
-  }]
+  examples: [
+    {
+      success: true,
+      estimates: { hourly: 24.04, daily: 192.31, weekly: 961.54, biweekly: 1923.08, monthly: 4166.67, annual: 50000 },
+      assumptions
+    }
+  ]
 })
 
 /** An exact non-negative rational: numerator over denominator. */
@@ -123,9 +126,10 @@ const times = ({ d, n }: Ratio, numerator: number, denominator = 1): Ratio => ({
 
 /** All six estimates from the unrounded hourly rate, each rounded once. */
 export const estimate = (request: WageRequest): Estimates => {
-  const hourly = request.hourlyWage !== undefined
-    ? toRatio(request.hourlyWage)
-    : times(toRatio(request.annualSalary ?? 0), 1, HOURS_PER_YEAR)
+  const hourly =
+    request.hourlyWage !== undefined
+      ? toRatio(request.hourlyWage)
+      : times(toRatio(request.annualSalary ?? 0), 1, HOURS_PER_YEAR)
   return {
     hourly: roundToCents(hourly),
     daily: roundToCents(times(hourly, HOURS_PER_DAY)),

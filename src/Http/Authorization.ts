@@ -14,7 +14,7 @@ import { clientAddress } from "./ClientAddress.ts"
 import { currentCallerId } from "./Edge.ts"
 
 const BEARER = /^bearer(?:[ \t]+(.*))?$/i
-const REALM = "Bearer realm=\"tools-api\""
+const REALM = 'Bearer realm="tools-api"'
 
 const unauthorized = (keySent: boolean) =>
   HttpApp.appendPreResponseHandler((_, response) =>
@@ -22,13 +22,15 @@ const unauthorized = (keySent: boolean) =>
       HttpServerResponse.setHeader(response, "www-authenticate", keySent ? `${REALM}, error="invalid_token"` : REALM)
     )
   ).pipe(
-    Effect.zipRight(Effect.fail(
-      new Unauthorized({
-        message: keySent
-          ? "The API key is not valid; send a valid key as Authorization: Bearer <key>"
-          : "Send an API key as Authorization: Bearer <key>"
-      })
-    ))
+    Effect.zipRight(
+      Effect.fail(
+        new Unauthorized({
+          message: keySent
+            ? "The API key is not valid; send a valid key as Authorization: Bearer <key>"
+            : "Send an API key as Authorization: Bearer <key>"
+        })
+      )
+    )
   )
 
 const rateLimited = (decision: RateLimitDecision, message: string) =>
@@ -45,7 +47,7 @@ const isJson = (contentType: string): boolean => {
 
 export const AuthorizationLive = Layer.effect(
   Authorization,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const keys = yield* ApiKeyStore
     const limiter = yield* RateLimiter
     const trustProxy = yield* boolean("TRUST_PROXY", false)
@@ -56,7 +58,7 @@ export const AuthorizationLive = Layer.effect(
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
         const headers = {
           "ratelimit-policy": `"default";q=${decision.limit};w=60`,
-          "ratelimit": `"default";r=${decision.remaining};t=${decision.resetSeconds}`,
+          ratelimit: `"default";r=${decision.remaining};t=${decision.resetSeconds}`,
           "x-ratelimit-limit": String(decision.limit),
           "x-ratelimit-remaining": String(decision.remaining),
           "x-ratelimit-reset": String(Math.ceil(now / 1000) + decision.resetSeconds)
@@ -68,7 +70,7 @@ export const AuthorizationLive = Layer.effect(
 
     /** The body, checked: JSON media type, within the size limit, a JSON object. HttpApi decodes it next. */
     const checkBody = (request: HttpServerRequest.HttpServerRequest) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const contentType = request.headers["content-type"]
         if (contentType !== undefined && !isJson(contentType)) {
           return yield* new InvalidRequest({ message: "Content-Type must be application/json" })
@@ -93,7 +95,7 @@ export const AuthorizationLive = Layer.effect(
 
     return {
       bearer: () =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
           const match = BEARER.exec(request.headers.authorization ?? "")
           const key = match?.[1]?.trim() ?? ""
@@ -114,9 +116,9 @@ export const AuthorizationLive = Layer.effect(
           if (!decision.allowed) {
             return yield* rateLimited(
               decision,
-              `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${
-                seconds(decision.retryAfterSeconds)
-              }`
+              `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${seconds(
+                decision.retryAfterSeconds
+              )}`
             )
           }
           yield* checkBody(request)

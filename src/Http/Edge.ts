@@ -26,40 +26,41 @@ const draining = envelope(
   )
 ).pipe(HttpServerResponse.setHeader("connection", "close"))
 
-
 /**
  * The framework writes the response before a middleware's own continuation runs, so headers, the log line and the
  * metrics are added in a pre-response handler, which sees the final response of every request, error or not.
  */
-export const edge = (drain: Drain) => (app: HttpApp.Default): HttpApp.Default =>
-  Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const started = performance.now()
-    const supplied = request.headers["x-request-id"]
-    const requestId = supplied !== undefined && SANE_REQUEST_ID.test(supplied) ? supplied : crypto.randomUUID()
-    const finish = (response: HttpServerResponse.HttpServerResponse) =>
-      Effect.flatMap(FiberRef.get(currentCallerId), (keyId) => {
-        const durationMs = performance.now() - started
-        observe(request, response.status, durationMs)
-        return Effect.as(
-          Effect.logInfo("request").pipe(
-            Effect.annotateLogs({
-              method: request.method,
-              path: pathOf(request.url),
-              status: response.status,
-              durationMs: Math.round(durationMs * 100) / 100,
-              requestId,
-              ...(keyId === undefined ? {} : { keyId })
-            })
-          ),
-          HttpServerResponse.setHeaders(response, { ...COMMON_HEADERS, "x-request-id": requestId })
-        )
-      })
-    if (drain.isDraining()) return yield* finish(draining)
-    yield* HttpApp.appendPreResponseHandler((_, response) => finish(response))
-    drain.enter()
-    return yield* app.pipe(Effect.annotateLogs("requestId", requestId), Effect.ensuring(Effect.sync(drain.leave)))
-  })
+export const edge =
+  (drain: Drain) =>
+  (app: HttpApp.Default): HttpApp.Default =>
+    Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const started = performance.now()
+      const supplied = request.headers["x-request-id"]
+      const requestId = supplied !== undefined && SANE_REQUEST_ID.test(supplied) ? supplied : crypto.randomUUID()
+      const finish = (response: HttpServerResponse.HttpServerResponse) =>
+        Effect.flatMap(FiberRef.get(currentCallerId), (keyId) => {
+          const durationMs = performance.now() - started
+          observe(request, response.status, durationMs)
+          return Effect.as(
+            Effect.logInfo("request").pipe(
+              Effect.annotateLogs({
+                method: request.method,
+                path: pathOf(request.url),
+                status: response.status,
+                durationMs: Math.round(durationMs * 100) / 100,
+                requestId,
+                ...(keyId === undefined ? {} : { keyId })
+              })
+            ),
+            HttpServerResponse.setHeaders(response, { ...COMMON_HEADERS, "x-request-id": requestId })
+          )
+        })
+      if (drain.isDraining()) return yield* finish(draining)
+      yield* HttpApp.appendPreResponseHandler((_, response) => finish(response))
+      drain.enter()
+      return yield* app.pipe(Effect.annotateLogs("requestId", requestId), Effect.ensuring(Effect.sync(drain.leave)))
+    })
 
 export const pathOf = (url: string): string => {
   const query = url.indexOf("?")

@@ -7,14 +7,7 @@
 import { HttpApiBuilder, HttpApiError, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
 import { ToolsApi } from "../Api.ts"
-import {
-  Detail,
-  InternalError,
-  InvalidRequest,
-  InvalidValue,
-  MethodNotAllowed,
-  NotFound
-} from "../Domain/Errors.ts"
+import { Detail, InternalError, InvalidRequest, InvalidValue, MethodNotAllowed, NotFound } from "../Domain/Errors.ts"
 import { valueFields } from "../Domain/Wage.ts"
 import { pathOf } from "./Edge.ts"
 import { knownRoutes } from "./Routes.ts"
@@ -48,7 +41,11 @@ const internal = new InternalError({
   message: "Something went wrong on our side; the request id identifies it in our logs"
 })
 
-type Mapped = Effect.Effect<never, InvalidRequest | NotFound | MethodNotAllowed | InternalError, HttpServerRequest.HttpServerRequest>
+type Mapped = Effect.Effect<
+  never,
+  InvalidRequest | NotFound | MethodNotAllowed | InternalError,
+  HttpServerRequest.HttpServerRequest
+>
 
 export const ErrorMappingLive = HttpApiBuilder.middleware(ToolsApi, (app) =>
   Effect.catchAllCause(app, (cause): Mapped => {
@@ -60,13 +57,13 @@ export const ErrorMappingLive = HttpApiBuilder.middleware(ToolsApi, (app) =>
         return Effect.fail(fromDecodeError(error) as InvalidRequest)
       }
       if (typeof error === "object" && error !== null && "_tag" in error && error._tag === "RouteNotFound") {
-        return Effect.flatMap(
-          HttpServerRequest.HttpServerRequest,
-          (request) => routeNotFound(request.method, request.url)
+        return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+          routeNotFound(request.method, request.url)
         )
       }
       return Effect.failCause(cause)
     }
     if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
     return Effect.zipRight(Effect.logError("Unhandled defect", cause), Effect.fail(internal))
-  }))
+  })
+)

@@ -26,9 +26,10 @@ const labelsFor = (route: string, status?: number): ReadonlyArray<MetricLabel.Me
   const key = `${route} ${status ?? ""}`
   let found = labels.get(key)
   if (found === undefined) {
-    found = status === undefined
-      ? [MetricLabel.make("route", route)]
-      : [MetricLabel.make("route", route), MetricLabel.make("status", String(status))]
+    found =
+      status === undefined
+        ? [MetricLabel.make("route", route)]
+        : [MetricLabel.make("route", route), MetricLabel.make("status", String(status))]
     labels.set(key, found)
   }
   return found
@@ -41,7 +42,7 @@ export const observe = (request: HttpServerRequest.HttpServerRequest, status: nu
   latency.unsafeUpdate(durationMs / 1000, labelsFor(route))
 }
 
-const escape = (value: string) => value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, "\\\"")
+const escape = (value: string) => value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"')
 const series = (name: string, tags: ReadonlyArray<MetricLabel.MetricLabel>, extra = "") => {
   const parts = tags.map((tag) => `${tag.key}="${escape(tag.value)}"`)
   if (extra !== "") parts.push(extra)
@@ -61,7 +62,11 @@ export const render = (pairs: ReadonlyArray<MetricPair.MetricPair.Untyped>): str
     const description = group[0]?.metricKey.description
     if (description !== undefined && description._tag === "Some") lines.push(`# HELP ${name} ${description.value}`)
     const first = group[0]?.metricState
-    const type = MetricState.isCounterState(first) ? "counter" : MetricState.isHistogramState(first) ? "histogram" : "gauge"
+    const type = MetricState.isCounterState(first)
+      ? "counter"
+      : MetricState.isHistogramState(first)
+        ? "histogram"
+        : "gauge"
     lines.push(`# TYPE ${name} ${type}`)
     for (const { metricKey, metricState: state } of group) {
       const tags = metricKey.tags
@@ -72,7 +77,7 @@ export const render = (pairs: ReadonlyArray<MetricPair.MetricPair.Untyped>): str
           const le = Number.isFinite(bound) ? String(bound) : "+Inf"
           if (le !== "+Inf") lines.push(`${series(`${name}_bucket`, tags, `le="${le}"`)} ${count}`)
         }
-        lines.push(`${series(`${name}_bucket`, tags, "le=\"+Inf\"")} ${state.count}`)
+        lines.push(`${series(`${name}_bucket`, tags, 'le="+Inf"')} ${state.count}`)
         lines.push(`${series(`${name}_sum`, tags)} ${state.sum}`, `${series(`${name}_count`, tags)} ${state.count}`)
       }
     }
@@ -85,11 +90,13 @@ export const MetricsRoute = Layer.unwrapEffect(
   Effect.map(boolean("METRICS", true), (enabled) =>
     enabled
       ? HttpApiBuilder.Router.use((router) =>
-        router.get(
-          "/metrics",
-          Effect.map(Metric.snapshot, (pairs) =>
-            HttpServerResponse.text(render(pairs), { contentType: "text/plain; version=0.0.4; charset=utf-8" }))
+          router.get(
+            "/metrics",
+            Effect.map(Metric.snapshot, (pairs) =>
+              HttpServerResponse.text(render(pairs), { contentType: "text/plain; version=0.0.4; charset=utf-8" })
+            )
+          )
         )
-      )
-      : Layer.empty)
+      : Layer.empty
+  )
 )

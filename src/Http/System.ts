@@ -6,4 +6,5 @@ import { ToolsApi } from "../Api.ts"
 const ok = { status: "ok" } as const
 
 export const SystemLive = HttpApiBuilder.group(ToolsApi, "system", (handlers) =>
-  handlers.handle("health", () => Effect.succeed(ok)))
+  handlers.handle("health", () => Effect.succeed(ok))
+)

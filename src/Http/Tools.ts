@@ -7,7 +7,7 @@ import { UserAgents } from "../Services/UserAgents.ts"
 import { Wages } from "../Services/Wages.ts"
 
 export const ToolsLive = HttpApiBuilder.group(ToolsApi, "tools", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const userAgents = yield* UserAgents
     const wages = yield* Wages
     return handlers
@@ -17,7 +17,10 @@ export const ToolsLive = HttpApiBuilder.group(ToolsApi, "tools", (handlers) =>
             ? userAgents.parse(payload.userAgent, payload.headers)
             : userAgents.generate(payload),
           (data) => ({ success: true as const, data })
-        ))
+        )
+      )
       .handle("wageEstimator", ({ payload }) =>
-        Effect.map(wages.estimate(payload), (estimates) => ({ success: true as const, estimates, assumptions })))
-  }))
+        Effect.map(wages.estimate(payload), (estimates) => ({ success: true as const, estimates, assumptions }))
+      )
+  })
+)

@@ -51,8 +51,7 @@ const centsOf = ([p, q]: Q): bigint => {
 }
 
 /** A whole number of cents as the JSON number a client would read, e.g. 1005n -> 10.05. */
-const centsToNumber = (c: bigint): number =>
-  Number.parseFloat(`${c / 100n}.${(c % 100n).toString().padStart(2, "0")}`)
+const centsToNumber = (c: bigint): number => Number.parseFloat(`${c / 100n}.${(c % 100n).toString().padStart(2, "0")}`)
 
 /** Hours in each period, per the contract: 8 a day, 40 a week, 80 a fortnight, 2080/12 a month, 2080 a year. */
 const periods: ReadonlyArray<readonly [keyof Estimates, Q]> = [
@@ -67,7 +66,9 @@ const periods: ReadonlyArray<readonly [keyof Estimates, Q]> = [
 const exactHourly = (request: { hourlyWage: number } | { annualSalary: number }): Q =>
   "hourlyWage" in request ? exact(request.hourlyWage) : mul(exact(request.annualSalary), [1n, 2080n])
 
-const referenceCents = (request: { hourlyWage: number } | { annualSalary: number }): Record<keyof Estimates, bigint> => {
+const referenceCents = (
+  request: { hourlyWage: number } | { annualSalary: number }
+): Record<keyof Estimates, bigint> => {
   const hourly = exactHourly(request)
   return Object.fromEntries(periods.map(([name, hours]) => [name, centsOf(mul(hourly, hours))])) as Record<
     keyof Estimates,
@@ -99,7 +100,9 @@ const decode = Schema.decodeUnknownEither(WageRequest)
 const decoded = (input: unknown): WageRequest => {
   const result = decode(input)
   if (Either.isLeft(result)) {
-    throw new Error(`expected ${JSON.stringify(input)} to decode, got ${ParseResult.TreeFormatter.formatErrorSync(result.left)}`)
+    throw new Error(
+      `expected ${JSON.stringify(input)} to decode, got ${ParseResult.TreeFormatter.formatErrorSync(result.left)}`
+    )
   }
   return result.right
 }
@@ -380,7 +383,9 @@ describe("WageRequest: the value", () => {
         expect(found[0]?.path).toEqual([field])
         expect(found[0]?.message).toMatch(/finite|greater than 0/)
       }
-      expect(issues({ [field]: Number.POSITIVE_INFINITY })).toEqual([{ path: [field], message: "must be a finite number" }])
+      expect(issues({ [field]: Number.POSITIVE_INFINITY })).toEqual([
+        { path: [field], message: "must be a finite number" }
+      ])
       expect(issues({ [field]: Number.NaN })).toEqual([{ path: [field], message: "must be a finite number" }])
     })
 
@@ -510,12 +515,15 @@ describe("properties", () => {
 
   test("and strictly increasing once the hourly rate is at least a cent", () => {
     fc.assert(
-      fc.property(fc.oneof(hourlyWage, shortHourly).filter((h) => h >= 0.01), (h) => {
-        const result = estimate({ hourlyWage: h })
-        for (let i = 1; i < ORDER.length; i++) {
-          expect(result[ORDER[i - 1]!]).toBeLessThan(result[ORDER[i]!])
+      fc.property(
+        fc.oneof(hourlyWage, shortHourly).filter((h) => h >= 0.01),
+        (h) => {
+          const result = estimate({ hourlyWage: h })
+          for (let i = 1; i < ORDER.length; i++) {
+            expect(result[ORDER[i - 1]!]).toBeLessThan(result[ORDER[i]!])
+          }
         }
-      }),
+      ),
       { numRuns: NUM_RUNS }
     )
   })
@@ -523,17 +531,20 @@ describe("properties", () => {
   test("monotone: a larger input never gives a smaller estimate", () => {
     const pair = (arb: fc.Arbitrary<number>) =>
       fc.tuple(arb, arb).map(([a, b]) => (a <= b ? ([a, b] as const) : ([b, a] as const)))
-    const check = (key: "hourlyWage" | "annualSalary") => ([low, high]: readonly [number, number]) => {
-      const small = estimate({ [key]: low } as WageRequest)
-      const large = estimate({ [key]: high } as WageRequest)
-      for (const name of ORDER) expect(small[name]).toBeLessThanOrEqual(large[name])
-    }
+    const check =
+      (key: "hourlyWage" | "annualSalary") =>
+      ([low, high]: readonly [number, number]) => {
+        const small = estimate({ [key]: low } as WageRequest)
+        const large = estimate({ [key]: high } as WageRequest)
+        for (const name of ORDER) expect(small[name]).toBeLessThanOrEqual(large[name])
+      }
     fc.assert(fc.property(pair(fc.oneof(hourlyWage, shortHourly)), check("hourlyWage")), { numRuns: NUM_RUNS })
     fc.assert(fc.property(pair(annualSalary), check("annualSalary")), { numRuns: NUM_RUNS })
     // neighbours: the next double up, where a float computation most easily goes backwards
     fc.assert(
-      fc.property(fc.oneof(hourlyWage, shortHourly).filter((h) => h < MAX_HOURLY_WAGE), (h) =>
-        check("hourlyWage")([h, nextUp(h)])
+      fc.property(
+        fc.oneof(hourlyWage, shortHourly).filter((h) => h < MAX_HOURLY_WAGE),
+        (h) => check("hourlyWage")([h, nextUp(h)])
       ),
       { numRuns: NUM_RUNS }
     )
@@ -542,15 +553,13 @@ describe("properties", () => {
   test("annualSalary A and hourlyWage A/2080 give the same estimates when A/2080 is a short decimal", () => {
     // h = k / 10^scale with at most 15 significant digits in A = 2080 h, so both print as the exact decimals
     const pairs = fc.integer({ min: 0, max: 4 }).chain((scale) =>
-      fc
-        .bigInt({ min: 1n, max: BigInt(Math.min(MAX_HOURLY_WAGE * 10 ** scale, 4e11)) })
-        .map((k) => {
-          const asDecimal = (n: bigint) =>
-            scale === 0
-              ? n.toString()
-              : `${n / 10n ** BigInt(scale)}.${(n % 10n ** BigInt(scale)).toString().padStart(scale, "0")}`
-          return { h: Number(asDecimal(k)), a: Number(asDecimal(k * 2080n)), k, scale }
-        })
+      fc.bigInt({ min: 1n, max: BigInt(Math.min(MAX_HOURLY_WAGE * 10 ** scale, 4e11)) }).map((k) => {
+        const asDecimal = (n: bigint) =>
+          scale === 0
+            ? n.toString()
+            : `${n / 10n ** BigInt(scale)}.${(n % 10n ** BigInt(scale)).toString().padStart(scale, "0")}`
+        return { h: Number(asDecimal(k)), a: Number(asDecimal(k * 2080n)), k, scale }
+      })
     )
     fc.assert(
       fc.property(pairs, ({ a, h, k, scale }) => {

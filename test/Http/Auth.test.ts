@@ -22,21 +22,21 @@ describe("authentication", () => {
   test("missing header: 401 with the realm and no error attribute", async () => {
     const response = await withAuthorization(undefined)
     await errorOf(response, 401, "unauthorized")
-    expect(response.headers.get("www-authenticate")).toBe("Bearer realm=\"tools-api\"")
+    expect(response.headers.get("www-authenticate")).toBe('Bearer realm="tools-api"')
   })
 
   test("another scheme or an empty key: 401 without invalid_token", async () => {
     for (const header of [`Basic ${btoa("user:pass")}`, "Bearer", "Bearer ", "Bearer    ", KEY, `Token ${KEY}`]) {
       const response = await withAuthorization(header)
       await errorOf(response, 401, "unauthorized")
-      expect(response.headers.get("www-authenticate")).toBe("Bearer realm=\"tools-api\"")
+      expect(response.headers.get("www-authenticate")).toBe('Bearer realm="tools-api"')
     }
   })
 
-  test("an unknown bearer key: 401 with error=\"invalid_token\"", async () => {
+  test('an unknown bearer key: 401 with error="invalid_token"', async () => {
     const response = await withAuthorization("Bearer not-a-key")
     const error = await errorOf(response, 401, "unauthorized")
-    expect(response.headers.get("www-authenticate")).toBe("Bearer realm=\"tools-api\", error=\"invalid_token\"")
+    expect(response.headers.get("www-authenticate")).toBe('Bearer realm="tools-api", error="invalid_token"')
     expect(error.message).not.toContain("not-a-key")
   })
 

@@ -9,7 +9,11 @@ afterAll(() => app.dispose())
 
 describe("routing", () => {
   test("an unknown path is 404 with the envelope", async () => {
-    for (const [method, path] of [["GET", "/"], ["POST", "/v1/tools/unknown"], ["GET", "/v2/tools/wage-estimator"]]) {
+    for (const [method, path] of [
+      ["GET", "/"],
+      ["POST", "/v1/tools/unknown"],
+      ["GET", "/v2/tools/wage-estimator"]
+    ]) {
       const error = await errorOf(await app.request(path!, { method: method! }), 404, "not_found")
       expect(error.message).toContain(path!)
     }
@@ -36,7 +40,9 @@ describe("headers on every response", () => {
     const max = "r".repeat(128)
     expect((await app.request("/health", { headers: { "x-request-id": max } })).headers.get("x-request-id")).toBe(max)
     for (const insane of ["r".repeat(129), "has space", "tab\there", "é"]) {
-      const response = await app.request("/health", { headers: { "x-request-id": encodeURI(insane) === insane ? insane : insane } })
+      const response = await app.request("/health", {
+        headers: { "x-request-id": encodeURI(insane) === insane ? insane : insane }
+      })
       const id = response.headers.get("x-request-id")
       expect(id).not.toBe(insane)
       expect(id).toMatch(/^[\x21-\x7e]{1,128}$/)
@@ -49,7 +55,11 @@ describe("headers on every response", () => {
   })
 
   test("nosniff and no-store, on successes and errors", async () => {
-    for (const response of [await app.request("/health"), await app.request("/nowhere"), await app.post(WAGE_PATH, { hourlyWage: 1 })]) {
+    for (const response of [
+      await app.request("/health"),
+      await app.request("/nowhere"),
+      await app.post(WAGE_PATH, { hourlyWage: 1 })
+    ]) {
       expect(response.headers.get("x-content-type-options")).toBe("nosniff")
       expect(response.headers.get("cache-control")).toBe("no-store")
     }
@@ -70,8 +80,18 @@ describe("request bodies", () => {
   })
 
   test("any other Content-Type is 400", async () => {
-    for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonp", "application/vnd.api+json"]) {
-      const error = await errorOf(await app.post(WAGE_PATH, { hourlyWage: 1 }, { headers: { "content-type": type } }), 400, "invalid_request")
+    for (const type of [
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+      "application/jsonp",
+      "application/vnd.api+json"
+    ]) {
+      const error = await errorOf(
+        await app.post(WAGE_PATH, { hourlyWage: 1 }, { headers: { "content-type": type } }),
+        400,
+        "invalid_request"
+      )
       expect(error.message).toContain("Content-Type")
     }
   })
@@ -99,7 +119,9 @@ describe("system endpoints", () => {
     expect(spec.openapi).toStartWith("3.1")
     expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining([UA_PATH, WAGE_PATH, "/health"]))
     const wage = spec.paths[WAGE_PATH].post
-    expect(Object.keys(wage.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "413", "422", "429", "500"]))
+    expect(Object.keys(wage.responses)).toEqual(
+      expect.arrayContaining(["200", "400", "401", "413", "422", "429", "500"])
+    )
     expect(JSON.stringify(spec.components.securitySchemes)).toContain("bearer")
   })
 
@@ -158,10 +180,13 @@ describe("a bug", () => {
   test("is a 500 with the envelope and nothing of the defect in the body", async () => {
     const failing = makeTestApp({
       services: Layer.merge(
-        Layer.succeed(UserAgents, UserAgents.make({
-          parse: () => Effect.die(new Error("secret stack detail at /srv/app/x.ts")),
-          generate: () => Effect.die(new Error("boom"))
-        } as never)),
+        Layer.succeed(
+          UserAgents,
+          UserAgents.make({
+            parse: () => Effect.die(new Error("secret stack detail at /srv/app/x.ts")),
+            generate: () => Effect.die(new Error("boom"))
+          } as never)
+        ),
         Wages.Default
       )
     })

@@ -15,7 +15,7 @@ describe("rate limit headers", () => {
     const before = Math.floor(Date.now() / 1000)
     const response = await app.post(WAGE_PATH, { hourlyWage: 10 })
     expect(response.status).toBe(200)
-    expect(response.headers.get("ratelimit-policy")).toBe("\"default\";q=100;w=60")
+    expect(response.headers.get("ratelimit-policy")).toBe('"default";q=100;w=60')
     const state = parseRateLimit(response.headers.get("ratelimit"))
     expect(state.remaining).toBe(99)
     expect(state.reset).toBe(1) // one token is back 600 ms later
@@ -58,7 +58,7 @@ describe("token bucket per key", () => {
       expect(retryAfter).toBeGreaterThanOrEqual(19)
       expect(retryAfter).toBeLessThanOrEqual(20)
       expect(parseRateLimit(limited.headers.get("ratelimit")).remaining).toBe(0)
-      expect(limited.headers.get("ratelimit-policy")).toBe("\"default\";q=3;w=60")
+      expect(limited.headers.get("ratelimit-policy")).toBe('"default";q=3;w=60')
       expect((await app.post(WAGE_PATH, { annualSalary: 50000 }, { key: OTHER_KEY })).status).toBe(200)
     } finally {
       await app.dispose()

@@ -45,7 +45,10 @@ describe("POST /v1/tools/user-agent-parser", () => {
 
   test("generate returns a user agent and its parse, and ignores userAgent", async () => {
     for (const userAgent of [undefined, 42, "", "Mozilla/5.0"]) {
-      const response = await app.post(UA_PATH, { operation: "generate", ...(userAgent === undefined ? {} : { userAgent }) })
+      const response = await app.post(UA_PATH, {
+        operation: "generate",
+        ...(userAgent === undefined ? {} : { userAgent })
+      })
       expect(response.status).toBe(200)
       const body = await json(response)
       expect(body.data.userAgent).toStartWith("Mozilla/5.0")

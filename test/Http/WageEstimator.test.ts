@@ -71,12 +71,12 @@ describe("POST /v1/tools/wage-estimator", () => {
   }
 
   test("1e400 (not finite once parsed) is 422, not 500", async () => {
-    const response = await app.post(WAGE_PATH, "{\"hourlyWage\": 1e400}", { raw: true })
+    const response = await app.post(WAGE_PATH, '{"hourlyWage": 1e400}', { raw: true })
     await errorOf(response, 422, "invalid_value")
   })
 
   test("the body must be a JSON object", async () => {
-    for (const raw of ["[]", "null", "42", "\"text\"", "{", "", "{\"hourlyWage\":}"]) {
+    for (const raw of ["[]", "null", "42", '"text"', "{", "", '{"hourlyWage":}']) {
       await errorOf(await app.post(WAGE_PATH, raw, { raw: true }), 400, "invalid_request")
     }
   })

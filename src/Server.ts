@@ -85,9 +85,12 @@ const DrainOnShutdown = Layer.scopedDiscard(
   })
 )
 
+/** After the server listens: a generated key is printed only by a start that succeeded. */
+const AnnounceKey = Layer.effectDiscard(Effect.flatMap(ApiKeyStore, (store) => store.announce))
+
 export const ServicesLive = Layer.mergeAll(ApiKeyStore.Default, RateLimiter.Default, UserAgents.Default, Wages.Default)
 
-export const ServerLive = DrainOnShutdown.pipe(
+export const ServerLive = Layer.merge(DrainOnShutdown, AnnounceKey).pipe(
   Layer.provide(Serve.pipe(Layer.provide(HttpLive), Layer.provide(BunServerLive))),
   Layer.provide([ServicesLive, Drain.Default, ScaleOutGuard]),
   Layer.provide(LoggerLive)

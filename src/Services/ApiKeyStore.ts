@@ -72,19 +72,27 @@ export class ApiKeyStore extends Effect.Service<ApiKeyStore>()("app/ApiKeyStore"
     const path = yield* optionalText("API_KEYS_FILE")
     const fromFile = Option.isSome(path) ? yield* readKeysFile(path.value.trim()) : []
     const digests = new Set([...listed.map(sha256Hex), ...fromFile])
-    if (digests.size === 0) {
-      const key = generateKey()
-      // The one place a key's text is ever written.
-      yield* Console.error(
-        `No API key configured: set API_KEYS (comma-separated) or API_KEYS_FILE (one key a line).\n` +
-          `Serving with this key, generated for this run only: ${key}`
-      )
-      digests.add(sha256Hex(key))
+    const generated = digests.size === 0 ? generateKey() : undefined
+    if (generated !== undefined) digests.add(sha256Hex(generated))
+    let announced = false
+    return {
+      ...make(digests),
+      /**
+       * Prints the generated key, if there is one, once. Called when the server is listening, so a start that
+       * fails (a bad setting, a port in use) prints no key that never served. The one place a key's text is written.
+       */
+      announce: Effect.suspend(() => {
+        if (generated === undefined || announced) return Effect.void
+        announced = true
+        return Console.error(
+          `No API key configured: set API_KEYS (comma-separated) or API_KEYS_FILE (one key a line).\n` +
+            `Serving with this key, generated for this run only: ${generated}`
+        )
+      })
     }
-    return make(digests)
   })
 }) {
   /** A store holding exactly these keys (plaintext), no configuration read. */
   static readonly fromKeys = (keys: ReadonlyArray<string>): Layer.Layer<ApiKeyStore> =>
-    Layer.sync(ApiKeyStore, () => ApiKeyStore.make(make(keys.map(sha256Hex))))
+    Layer.sync(ApiKeyStore, () => ApiKeyStore.make({ ...make(keys.map(sha256Hex)), announce: Effect.void }))
 }

@@ -121,9 +121,17 @@ describe("no key configured", () => {
     return message.match(/tk_[A-Za-z0-9_-]{43}/)?.[0] ?? ""
   }
 
-  test("a random key is printed once on stderr and authenticates", async () => {
+  test("a random key is printed once on stderr, when announced, and authenticates", async () => {
     const exit = await Effect.runPromiseExit(
-      Effect.flatMap(ApiKeyStore, (store) => Effect.suspend(() => store.authenticate(generated()))).pipe(
+      Effect.flatMap(ApiKeyStore, (store) =>
+        Effect.suspend(() => {
+          expect(stderr).not.toHaveBeenCalled()
+          return Effect.zipRight(
+            Effect.zipRight(store.announce, store.announce),
+            Effect.suspend(() => store.authenticate(generated()))
+          )
+        })
+      ).pipe(
         Effect.provide(ApiKeyStore.Default.pipe(Layer.provide(withEnv({ API_KEYS: " , " }))))
       )
     )
@@ -133,8 +141,13 @@ describe("no key configured", () => {
 
   test("an API_KEYS_FILE with no keys counts as none configured", async () => {
     expect(await ids({ API_KEYS_FILE: file("# nothing yet\n\n") }, ["anything"])).toEqual([null])
-    const key = generated()
-    expect(key).not.toBe("")
+    const announced = await Effect.runPromise(
+      Effect.flatMap(ApiKeyStore, (store) => store.announce).pipe(
+        Effect.provide(ApiKeyStore.Default.pipe(Layer.provide(withEnv({ API_KEYS_FILE: file("# nothing yet\n") }))))
+      )
+    )
+    expect(announced).toBeUndefined()
+    expect(generated()).not.toBe("")
   })
 })
 

@@ -60,10 +60,9 @@ const BunServerLive = Layer.unwrapEffect(
   Effect.gen(function* () {
     const port = yield* integer("PORT", 3000, 0, 65_535)
     const hostname = yield* Config.string("HOST").pipe(Config.withDefault("0.0.0.0"))
-    const maxBodyBytes = yield* integer("MAX_BODY_BYTES", 16_384, 1, 1 << 30)
-    // Bun answers an empty 413 past its own cap; keep it well above ours so the app's 413 has the envelope.
-    const maxRequestBodySize = Math.max(maxBodyBytes * 4, 1 << 20)
-    return BunHttpServer.layer({ port, hostname, maxRequestBodySize, idleTimeout: IDLE_TIMEOUT_SECONDS })
+    // Bun answers an empty 413 past its own cap, before the app runs. The app enforces MAX_BODY_BYTES without
+    // buffering past it (Http/Body.ts), so Bun's cap only has to be out of the way, for the 413 to have its body.
+    return BunHttpServer.layer({ port, hostname, maxRequestBodySize: 1 << 30, idleTimeout: IDLE_TIMEOUT_SECONDS })
   })
 )
 

@@ -38,6 +38,21 @@ describe("a real server", () => {
     expect((await post("/v1/tools/wage-estimator", '{"hourlyWage":1}', KEY)).status).toBe(200)
   })
 
+  test("a body far over the limit gets the 413 envelope, declared or chunked, without being read", async () => {
+    const big = "x".repeat(4 << 20)
+    const declared = await post("/v1/tools/wage-estimator", big, KEY)
+    expect(declared.status).toBe(413)
+    expect(((await declared.json()) as any).error.code).toBe("payload_too_large")
+    const chunked = await fetch(`${server.base}/v1/tools/wage-estimator`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+      body: new Blob([big]).stream(),
+      duplex: "half"
+    })
+    expect(chunked.status).toBe(413)
+    expect(((await chunked.json()) as any).error.code).toBe("payload_too_large")
+  })
+
   test("logs one JSON line per request with the key's id, never the key", async () => {
     await post("/v1/tools/wage-estimator", '{"hourlyWage":3}', KEY)
     await Bun.sleep(50)

@@ -7,9 +7,10 @@ import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform
 import { Clock, Effect, FiberRef, Layer } from "effect"
 import { Authorization } from "../Api.ts"
 import { boolean, integer } from "../Config.ts"
-import { InvalidRequest, PayloadTooLarge, RateLimited, Unauthorized } from "../Domain/Errors.ts"
+import { InvalidRequest, RateLimited, Unauthorized } from "../Domain/Errors.ts"
 import { ApiKeyStore } from "../Services/ApiKeyStore.ts"
 import { type RateLimitDecision, RateLimiter } from "../Services/RateLimiter.ts"
+import { readBody } from "./Body.ts"
 import { clientAddress } from "./ClientAddress.ts"
 import { currentCallerId } from "./Edge.ts"
 
@@ -52,7 +53,6 @@ export const AuthorizationLive = Layer.effect(
     const limiter = yield* RateLimiter
     const trustProxy = yield* boolean("TRUST_PROXY", false)
     const maxBodyBytes = yield* integer("MAX_BODY_BYTES", 16_384, 1, 1 << 30)
-    const tooLarge = new PayloadTooLarge({ message: `The request body is over the limit of ${maxBodyBytes} bytes` })
 
     const rateLimitHeaders = (decision: RateLimitDecision) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
@@ -75,13 +75,7 @@ export const AuthorizationLive = Layer.effect(
         if (contentType !== undefined && !isJson(contentType)) {
           return yield* new InvalidRequest({ message: "Content-Type must be application/json" })
         }
-        const declared = request.headers["content-length"]
-        if (declared !== undefined && Number(declared) > maxBodyBytes) return yield* tooLarge
-        const text = yield* Effect.catchAll(
-          request.text,
-          () => new InvalidRequest({ message: "The request body could not be read" })
-        )
-        if (text.length > maxBodyBytes || Buffer.byteLength(text) > maxBodyBytes) return yield* tooLarge
+        const text = yield* readBody(request, maxBodyBytes)
         let body: unknown
         try {
           body = JSON.parse(text)

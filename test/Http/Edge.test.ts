@@ -107,6 +107,31 @@ describe("request bodies", () => {
   })
 })
 
+describe("bodies without a declared length (chunked)", () => {
+  const chunked = (parts: Array<string>) =>
+    app.request(WAGE_PATH, {
+      method: "POST",
+      headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+      body: new ReadableStream({
+        start(controller) {
+          for (const part of parts) controller.enqueue(new TextEncoder().encode(part))
+          controller.close()
+        }
+      }),
+      duplex: "half"
+    })
+
+  test("within the limit: read once and decoded", async () => {
+    const response = await chunked(['{"hourly', 'Wage": 25', "}"])
+    expect(response.status).toBe(200)
+    expect((await json(response)).estimates.weekly).toBe(1000)
+  })
+
+  test("past the limit: 413 with the envelope", async () => {
+    await errorOf(await chunked(['{"pad":"', "x".repeat(200), "y".repeat(200), '"}']), 413, "payload_too_large")
+  })
+})
+
 describe("system endpoints", () => {
   test("/health", async () => {
     const response = await app.request("/health")

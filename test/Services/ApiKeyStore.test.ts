@@ -131,9 +131,7 @@ describe("no key configured", () => {
             Effect.suspend(() => store.authenticate(generated()))
           )
         })
-      ).pipe(
-        Effect.provide(ApiKeyStore.Default.pipe(Layer.provide(withEnv({ API_KEYS: " , " }))))
-      )
+      ).pipe(Effect.provide(ApiKeyStore.Default.pipe(Layer.provide(withEnv({ API_KEYS: " , " })))))
     )
     expect(Exit.isSuccess(exit) && Option.isSome(exit.value)).toBe(true)
     expect(stderr).toHaveBeenCalledTimes(1)

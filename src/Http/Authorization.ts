@@ -4,7 +4,7 @@
  * size and JSON shape (400/413), so an unauthenticated request with a broken body gets 401, never 400.
  */
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Clock, Effect, FiberRef, Layer } from "effect"
+import { Clock, Effect, FiberRef, Layer, MetricLabel } from "effect"
 import { Authorization } from "../Api.ts"
 import { boolean, integer } from "../Config.ts"
 import { InvalidRequest, RateLimited, Unauthorized } from "../Domain/Errors.ts"
@@ -12,7 +12,11 @@ import { ApiKeyStore } from "../Services/ApiKeyStore.ts"
 import { type RateLimitDecision, RateLimiter } from "../Services/RateLimiter.ts"
 import { readBody } from "./Body.ts"
 import { clientAddress } from "./ClientAddress.ts"
+import { authFailures, rateLimited as rateLimitedTotal } from "./Metrics.ts"
 import { currentCallerId } from "./Edge.ts"
+
+const BY_KEY = [MetricLabel.make("reason", "key")]
+const BY_ADDRESS = [MetricLabel.make("reason", "address")]
 
 const BEARER = /^bearer(?:[ \t]+(.*))?$/i
 const REALM = 'Bearer realm="tools-api"'
@@ -95,8 +99,10 @@ export const AuthorizationLive = Layer.effect(
           const key = match?.[1]?.trim() ?? ""
           const caller = key === "" ? undefined : yield* keys.authenticate(key)
           if (caller === undefined || caller._tag === "None") {
+            authFailures.unsafeUpdate(1, [])
             const decision = yield* limiter.recordAuthFailure(clientAddress(request, trustProxy))
             if (!decision.allowed) {
+              rateLimitedTotal.unsafeUpdate(1, BY_ADDRESS)
               return yield* rateLimited(
                 decision,
                 `Too many failed authentications from this address; retry in ${seconds(decision.retryAfterSeconds)}`
@@ -108,6 +114,7 @@ export const AuthorizationLive = Layer.effect(
           const decision = yield* limiter.take(caller.value)
           yield* rateLimitHeaders(decision)
           if (!decision.allowed) {
+            rateLimitedTotal.unsafeUpdate(1, BY_KEY)
             return yield* rateLimited(
               decision,
               `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${seconds(

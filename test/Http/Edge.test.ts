@@ -170,7 +170,32 @@ describe("system endpoints", () => {
     const text = await response.text()
     expect(text).toMatch(/^http_requests_total\{route="\/v1\/tools\/wage-estimator",status="200"\} \d+$/m)
     expect(text).toContain("# TYPE http_request_duration_seconds histogram")
+    expect(text).toMatch(
+      /^http_request_duration_seconds_bucket\{route="\/v1\/tools\/wage-estimator",le="\+Inf"\} \d+$/m
+    )
     expect(text).not.toContain(KEY)
+  })
+
+  test("/metrics counts failed authentications and rate-limited requests by reason", async () => {
+    const limited = makeTestApp({ perMinute: 1, authFailuresPerMinute: 1 })
+    try {
+      const count = async (pattern: RegExp) =>
+        Number(pattern.exec(await (await limited.request("/metrics")).text())?.[1] ?? 0)
+      const failures = /^auth_failures_total (\d+)$/m
+      const byKey = /^rate_limited_total\{reason="key"\} (\d+)$/m
+      const byAddress = /^rate_limited_total\{reason="address"\} (\d+)$/m
+      const before = [await count(failures), await count(byKey), await count(byAddress)]
+      await limited.post(WAGE_PATH, { hourlyWage: 1 })
+      await limited.post(WAGE_PATH, { hourlyWage: 1 })
+      await limited.post(WAGE_PATH, { hourlyWage: 1 }, { key: "wrong" })
+      await limited.post(WAGE_PATH, { hourlyWage: 1 }, { key: "wrong" })
+      const after = [await count(failures), await count(byKey), await count(byAddress)]
+      expect(after[0]! - before[0]!).toBe(2)
+      expect(after[1]! - before[1]!).toBe(1)
+      expect(after[2]! - before[2]!).toBe(1)
+    } finally {
+      await limited.dispose()
+    }
   })
 
   test("METRICS=false turns /metrics off", async () => {

@@ -4,7 +4,7 @@
  * the library's answer under the contract's mapping alone ("raw") and with the normalisation rules ("rules").
  * See scripts/README.md for how to read them.
  */
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { parseUserAgent } from "../src/Domain/UserAgentNormalise.ts"
 import type { UserAgentInfo } from "../src/Domain/UserAgent.ts"
@@ -85,7 +85,13 @@ const paths =
   given.length > 0
     ? given
     : [
-        fileURLToPath(new URL("../../shared/corpus/uap.jsonl", import.meta.url)),
+        // the shared corpus when it sits beside the repository, else the copy in test/fixtures
+        [
+          new URL("../../shared/corpus/uap.jsonl", import.meta.url),
+          new URL("../test/fixtures/uap-core.jsonl", import.meta.url)
+        ]
+          .map((url) => fileURLToPath(url))
+          .find((path) => existsSync(path))!,
         fileURLToPath(new URL("../test/fixtures/labelled-user-agents.jsonl", import.meta.url))
       ]
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test"
 import * as fc from "fast-check"
-import { existsSync, readFileSync } from "node:fs"
+import { readFileSync } from "node:fs"
 import type { UserAgentInfo } from "../../src/Domain/UserAgent.ts"
 import { browserFamily, deviceType, osFamily, parseUserAgent } from "../../src/Domain/UserAgentNormalise.ts"
 
@@ -295,9 +295,9 @@ describe("labelled strings", () => {
     }
   })
 
-  // The shared uap-core corpus sits beside the repository; measured with `bun run accuracy`.
-  const corpus = new URL("../../../shared/corpus/uap.jsonl", import.meta.url).pathname
-  test.skipIf(!existsSync(corpus))("uap-core corpus: browser and OS families stay above the targets", () => {
+  // A copy of the shared uap-core corpus (test/fixtures/README.md); measured with `bun run accuracy`.
+  const corpus = new URL("../fixtures/uap-core.jsonl", import.meta.url).pathname
+  test("uap-core corpus: browser and OS families stay above the targets", () => {
     let browser = 0
     let browserTotal = 0
     let os = 0
@@ -310,8 +310,8 @@ describe("labelled strings", () => {
       osTotal++
       if (familyOf("os", info.os.name) === c.os) os++
     }
-    expect(browser / browserTotal).toBeGreaterThanOrEqual(0.95)
-    expect(os / osTotal).toBeGreaterThanOrEqual(0.95)
+    expect(browser / browserTotal).toBeGreaterThanOrEqual(0.97)
+    expect(os / osTotal).toBeGreaterThanOrEqual(0.98)
   })
 })
 

@@ -63,11 +63,13 @@ const ClientHintHeaders = Schema.Record({
     "sec-ch-ua-mobile, sec-ch-ua-model, sec-ch-ua-arch, sec-ch-ua-bitness, sec-ch-ua-full-version-list, " +
     "sec-ch-ua-form-factors); names case-insensitive, values as a browser sends them. They refine a frozen or " +
     'reduced string: Windows 11, full browser versions, the real model behind Android\'s "K".',
-  examples: [{ "sec-ch-ua-platform": '"Windows"', "sec-ch-ua-platform-version": '"15.0.0"' }]
+  examples: [{ "sec-ch-ua-platform": '"Windows"', "sec-ch-ua-platform-version": '"15.0.0"' }],
+  message: () => "must be an object of header names to string values"
 })
 
+// The description sits on the property: on the literal it would stand in for the value in error messages.
 const operation = <const Op extends "parse" | "generate">(op: Op, description: string) =>
-  Schema.Literal(op).annotations({ description, message: () => 'must be "parse" or "generate"' })
+  Schema.propertySignature(Schema.Literal(op)).annotations({ description })
 
 export const ParseRequest = Schema.Struct({
   operation: operation("parse", "Parse the given userAgent"),

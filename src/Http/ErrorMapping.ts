@@ -26,13 +26,31 @@ const routeNotFound = (method: string, url: string): Effect.Effect<never, NotFou
   )
 }
 
+const EXPECTED = /^Expected (.+), actual (.+)$/s
+
+/**
+ * The first failing field's issues as one fragment. A union of literals fails once per member ("Expected
+ * "Chrome", actual "Opera"", ...): those become one "must be one of …, got …".
+ */
+const describeField = (issues: HttpApiError.HttpApiDecodeError["issues"], path: string): string => {
+  const first = issues[0]!
+  const matches = issues
+    .filter((issue) => issue.path.map(String).join(".") === path)
+    .map((issue) => EXPECTED.exec(issue.message))
+  if (matches.some((match) => match === null)) return first.message
+  const expected = [...new Set(matches.flatMap((match) => match![1]!.split(" | ")))].filter((v) => v !== "undefined")
+  const allowed = expected.length === 1 ? expected[0] : `one of ${expected.join(", ")}`
+  return `must be ${allowed}, got ${matches[0]![2]}`
+}
+
 /** The first issue decides the status; its path names the field. */
 export const fromDecodeError = (error: HttpApiError.HttpApiDecodeError): InvalidRequest | InvalidValue => {
   const issue = error.issues[0]
   if (issue === undefined) return new InvalidRequest({ message: "The request body does not match the schema" })
   const path = issue.path.map(String).join(".")
   if (path === "") return new InvalidRequest({ message: issue.message })
-  const fields = { message: `${path} ${issue.message}`, details: [new Detail({ path, message: issue.message })] }
+  const message = describeField(error.issues, path)
+  const fields = { message: `${path} ${message}`, details: [new Detail({ path, message })] }
   const first = String(issue.path[0])
   return valueFields.has(first) && issue._tag !== "Missing" ? new InvalidValue(fields) : new InvalidRequest(fields)
 }

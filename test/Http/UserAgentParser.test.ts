@@ -75,6 +75,65 @@ describe("POST /v1/tools/user-agent-parser", () => {
     })
   }
 
+  test("messages name what is allowed, never a schema's description", async () => {
+    const operation = await errorOf(await app.post(UA_PATH, { operation: 5 }), 400, "invalid_request")
+    expect(operation.message).toBe('operation must be one of "parse", "generate", got 5')
+    const browser = await errorOf(
+      await app.post(UA_PATH, { operation: "generate", browser: "Opera" }),
+      400,
+      "invalid_request"
+    )
+    expect(browser.details).toEqual([
+      { path: "browser", message: 'must be one of "Chrome", "Firefox", "Safari", "Edge", "IE", got "Opera"' }
+    ])
+    const headers = await errorOf(
+      await app.post(UA_PATH, { operation: "parse", userAgent: CHROME_WINDOWS, headers: [] }),
+      400,
+      "invalid_request"
+    )
+    expect(headers.message).toBe("headers must be an object of header names to string values")
+    const value = await errorOf(
+      await app.post(UA_PATH, { operation: "parse", userAgent: CHROME_WINDOWS, headers: { "Sec-CH-UA": 1 } }),
+      400,
+      "invalid_request"
+    )
+    expect(value.details?.[0]?.path).toBe("headers.Sec-CH-UA")
+  })
+
+  test("generate options: an unknown value or a combination no browser has is a 400 naming the field", async () => {
+    for (const [body, path] of [
+      [{ operation: "generate", os: "BeOS" }, "os"],
+      [{ operation: "generate", deviceType: "Watch" }, "deviceType"],
+      [{ operation: "generate", seed: 1.5 }, "seed"],
+      [{ operation: "generate", seed: "7" }, "seed"],
+      [{ operation: "generate", browser: "Safari", os: "Windows" }, "browser"]
+    ] as const) {
+      const error = await errorOf(await app.post(UA_PATH, body), 400, "invalid_request")
+      expect(error.details?.[0]?.path).toBe(path)
+    }
+  })
+
+  test("generate with options and a seed: the families asked for, the same string for the same seed", async () => {
+    const body = { operation: "generate", browser: "Firefox", os: "Linux", deviceType: "Desktop", seed: 42 }
+    const first = await json(await app.post(UA_PATH, body))
+    const second = await json(await app.post(UA_PATH, body))
+    expect(first.data.userAgent).toBe(second.data.userAgent)
+    expect(first.data.browser.name).toBe("Firefox")
+    expect(first.data.os.name).toBe("Linux")
+    expect(first.data.device.type).toBe("Desktop")
+  })
+
+  test("client hints refine a frozen string", async () => {
+    const body = await json(
+      await app.post(UA_PATH, {
+        operation: "parse",
+        userAgent: CHROME_WINDOWS,
+        headers: { "Sec-CH-UA-Platform": '"Windows"', "Sec-CH-UA-Platform-Version": '"15.0.0"' }
+      })
+    )
+    expect(body.data.os).toEqual({ name: "Windows", version: "11" })
+  })
+
   test("2048 characters is accepted, counted as characters not UTF-16 units", async () => {
     expect((await app.post(UA_PATH, { operation: "parse", userAgent: "a".repeat(2048) })).status).toBe(200)
     expect((await app.post(UA_PATH, { operation: "parse", userAgent: "😀".repeat(2048) })).status).toBe(200)

@@ -10,7 +10,7 @@ import { boolean, integer } from "../Config.ts"
 import { InvalidRequest, RateLimited, Unauthorized } from "../Domain/Errors.ts"
 import { ApiKeyStore } from "../Services/ApiKeyStore.ts"
 import { type RateLimitDecision, RateLimiter } from "../Services/RateLimiter.ts"
-import { readBody } from "./Body.ts"
+import { MAX_JSON_DEPTH, nestedDeeperThan, readBody } from "./Body.ts"
 import { clientAddress } from "./ClientAddress.ts"
 import { authFailures, rateLimited as rateLimitedTotal } from "./Metrics.ts"
 import { currentCallerId } from "./Edge.ts"
@@ -88,6 +88,10 @@ export const AuthorizationLive = Layer.effect(
         }
         if (typeof body !== "object" || body === null || Array.isArray(body)) {
           return yield* new InvalidRequest({ message: "The request body must be a JSON object" })
+        }
+        if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {
+          const message = `The request body nests more than ${MAX_JSON_DEPTH} levels deep`
+          return yield* new InvalidRequest({ message })
         }
       })
 

@@ -8,6 +8,26 @@ import { InvalidRequest, PayloadTooLarge } from "../Domain/Errors.ts"
 
 const unreadable = () => new InvalidRequest({ message: "The request body could not be read" })
 
+/**
+ * Arrays and objects nested deeper than this are refused (400). The API's bodies are two levels deep; without a
+ * limit, a field holding 5,000 nested arrays crashed the schema's error message (it prints the value recursively).
+ */
+export const MAX_JSON_DEPTH = 32
+
+/** Whether a parsed JSON value nests arrays/objects more than `max` deep; level by level, so no recursion. */
+export const nestedDeeperThan = (value: unknown, max: number): boolean => {
+  let level: Array<object> = typeof value === "object" && value !== null ? [value] : []
+  for (let depth = 1; level.length > 0; depth++) {
+    if (depth > max) return true
+    const next: Array<object> = []
+    for (const container of level) {
+      for (const child of Object.values(container)) if (typeof child === "object" && child !== null) next.push(child)
+    }
+    level = next
+  }
+  return false
+}
+
 export const readBody = (
   request: HttpServerRequest.HttpServerRequest,
   maxBytes: number

@@ -10,11 +10,12 @@ import { ToolsApi } from "../Api.ts"
 import { Detail, InternalError, InvalidRequest, InvalidValue, MethodNotAllowed, NotFound } from "../Domain/Errors.ts"
 import { valueFields } from "../Domain/Wage.ts"
 import { pathOf } from "./Edge.ts"
-import { knownRoutes } from "./Routes.ts"
+import { knownRoutes, routeOf } from "./Routes.ts"
 
 const routeNotFound = (method: string, url: string): Effect.Effect<never, NotFound | MethodNotAllowed> => {
   const path = pathOf(url)
-  const methods = knownRoutes.get(path)
+  const route = routeOf(path)
+  const methods = route === undefined ? undefined : knownRoutes.get(route)
   if (methods === undefined || methods.includes(method)) {
     return Effect.fail(new NotFound({ message: `No route for ${path}` }))
   }
@@ -40,7 +41,16 @@ const describeField = (issues: HttpApiError.HttpApiDecodeError["issues"], path: 
   if (matches.some((match) => match === null)) return first.message
   const expected = [...new Set(matches.flatMap((match) => match![1]!.split(" | ")))].filter((v) => v !== "undefined")
   const allowed = expected.length === 1 ? expected[0] : `one of ${expected.join(", ")}`
-  return `must be ${allowed}, got ${matches[0]![2]}`
+  return `must be ${allowed}, got ${clip(matches[0]![2]!)}`
+}
+
+/** The value a client sent is echoed at most this long (in code points), so an error never outgrows its request. */
+const MAX_ECHO = 64
+
+const clip = (value: string): string => {
+  if (value.length <= MAX_ECHO) return value
+  const points = [...value]
+  return points.length <= MAX_ECHO ? value : `${points.slice(0, MAX_ECHO).join("")}…`
 }
 
 /** The first issue decides the status; its path names the field. */

@@ -7,7 +7,7 @@ import { Effect, Layer, Metric, MetricBoundaries, MetricLabel, MetricState } fro
 import type { MetricPair } from "effect"
 import { boolean } from "../Config.ts"
 import { pathOf } from "./Edge.ts"
-import { knownRoutes } from "./Routes.ts"
+import { routeOf } from "./Routes.ts"
 
 export const requests = Metric.counter("http_requests_total", { description: "HTTP requests by route and status" })
 export const latency = Metric.histogram(
@@ -36,8 +36,7 @@ const labelsFor = (route: string, status?: number): ReadonlyArray<MetricLabel.Me
 }
 
 export const observe = (request: HttpServerRequest.HttpServerRequest, status: number, durationMs: number): void => {
-  const path = pathOf(request.url)
-  const route = knownRoutes.has(path) ? path : "unmatched"
+  const route = routeOf(pathOf(request.url)) ?? "unmatched"
   requests.unsafeUpdate(1, labelsFor(route, status))
   latency.unsafeUpdate(durationMs / 1000, labelsFor(route))
 }

@@ -22,3 +22,24 @@ const build = (): ReadonlyMap<string, ReadonlyArray<string>> => {
 
 /** Path to the methods it has. */
 export const knownRoutes = build()
+
+/** A path as the router compares it: duplicate and trailing slashes ignored, percent-decoded, any case. */
+const canonical = (path: string): string => {
+  let text = path.replace(/\/{2,}/g, "/")
+  try {
+    text = decodeURI(text)
+  } catch {
+    // a malformed escape matches no route; the path stays as sent
+  }
+  if (text.length > 1 && text.endsWith("/")) text = text.slice(0, -1)
+  return text.toLowerCase()
+}
+
+const byCanonical: ReadonlyMap<string, string> = new Map([...knownRoutes.keys()].map((path) => [canonical(path), path]))
+
+/**
+ * The known route a request path reaches, matched the way the router matches (`//v1/tools/wage-estimator/` is
+ * served as `/v1/tools/wage-estimator`), so its 405, `Allow` and metrics label agree with what the router serves.
+ */
+export const routeOf = (path: string): string | undefined =>
+  knownRoutes.has(path) ? path : byCanonical.get(canonical(path))

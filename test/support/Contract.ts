@@ -1,0 +1,102 @@
+/**
+ * What every answer of the service must look like, whatever was sent: a status the contract names (never a 5xx
+ * here), the headers every response carries, and a body that is either the one error envelope with the code that
+ * belongs to its status, or the success shape of the route that was reached.
+ */
+import { Schema } from "effect"
+import { UserAgentResponse } from "../../src/Domain/UserAgent.ts"
+import { WageResponse } from "../../src/Domain/Wage.ts"
+import { UA_PATH, WAGE_PATH } from "./TestApp.ts"
+
+export const CODES: Readonly<Record<number, string>> = {
+  400: "invalid_request",
+  401: "unauthorized",
+  404: "not_found",
+  405: "method_not_allowed",
+  413: "payload_too_large",
+  422: "invalid_value",
+  429: "rate_limited",
+  503: "service_unavailable"
+}
+
+export interface Answer {
+  readonly status: number
+  readonly headers: Headers
+  readonly body: string
+}
+
+const strict = { onExcessProperty: "error" } as const
+const isUserAgent = Schema.is(UserAgentResponse, strict)
+const isWage = Schema.is(WageResponse, strict)
+
+const isEnvelope = (body: any, code: string): boolean => {
+  if (typeof body !== "object" || body === null || Object.keys(body).sort().join() !== "error,success") return false
+  const error = body.error
+  if (body.success !== false || typeof error !== "object" || error === null) return false
+  const keys = Object.keys(error)
+  if (!keys.every((key) => ["code", "message", "details"].includes(key))) return false
+  if (error.code !== code || typeof error.message !== "string" || error.message.length === 0) return false
+  if (error.details === undefined) return true
+  return (
+    Array.isArray(error.details) &&
+    error.details.every(
+      (detail: any) =>
+        typeof detail === "object" &&
+        detail !== null &&
+        Object.keys(detail).sort().join() === "message,path" &&
+        typeof detail.path === "string" &&
+        typeof detail.message === "string"
+    )
+  )
+}
+
+/** The route's own success shape; `route` is the path as the router reaches it (any case, extra slashes). */
+const isSuccess = (route: string, body: unknown): boolean => {
+  const path = route
+    .split("?")[0]!
+    .replace(/\/{2,}/g, "/")
+    .replace(/(.)\/$/, "$1")
+    .toLowerCase()
+  if (path === UA_PATH) return isUserAgent(body)
+  if (path === WAGE_PATH) return isWage(body)
+  if (path === "/health") return JSON.stringify(body) === '{"status":"ok"}'
+  if (path === "/openapi.json") return typeof (body as any)?.openapi === "string"
+  return false
+}
+
+/** The problem with an answer, or undefined when the contract allows it. */
+export const problemWith = (answer: Answer, request: { readonly method: string; readonly path: string }) => {
+  const { body, headers, status } = answer
+  const describe = `${request.method} ${request.path.slice(0, 80)} -> ${status} ${body.slice(0, 300)}`
+  if (status >= 500) return `a ${status}: ${describe}`
+  if (headers.get("x-content-type-options") !== "nosniff") return `no nosniff: ${describe}`
+  if (headers.get("cache-control") !== "no-store") return `no no-store: ${describe}`
+  if (!/^[\x21-\x7e]{1,128}$/.test(headers.get("x-request-id") ?? "")) return `no request id: ${describe}`
+  if (request.method === "HEAD") return body === "" ? undefined : `a HEAD with a body: ${describe}`
+  const type = headers.get("content-type") ?? ""
+  if (status === 200 && /^\/(docs|metrics)\/?$/i.test(request.path.split("?")[0]!)) return undefined
+  if (!type.startsWith("application/json")) return `not JSON (${type}): ${describe}`
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(body)
+  } catch {
+    return `a body that is not JSON: ${describe}`
+  }
+  if (status === 200) return isSuccess(request.path, parsed) ? undefined : `not the route's success shape: ${describe}`
+  const code = CODES[status]
+  if (code === undefined) return `a status the contract does not name: ${describe}`
+  if (!isEnvelope(parsed, code)) return `not the error envelope with ${code}: ${describe}`
+  if (status === 405 && headers.get("allow") === null) return `a 405 without Allow: ${describe}`
+  return undefined
+}
+
+/** Reads a fetch Response and throws with the problem, if there is one; returns the answer for further checks. */
+export const expectWithinContract = async (
+  response: Response,
+  request: { readonly method: string; readonly path: string }
+): Promise<Answer> => {
+  const answer = { status: response.status, headers: response.headers, body: await response.text() }
+  const problem = problemWith(answer, request)
+  if (problem !== undefined) throw new Error(problem)
+  return answer
+}

@@ -57,7 +57,11 @@ export const edge =
           )
         })
       if (drain.isDraining()) return yield* finish(draining)
-      yield* HttpApp.appendPreResponseHandler((_, response) => finish(response))
+      // A request cut by shutdown (still unfinished at the drain deadline) is answered 503 by the framework with
+      // an empty body: it gets the envelope instead.
+      yield* HttpApp.appendPreResponseHandler((_, response) =>
+        finish(response.status === 503 && response.body._tag === "Empty" ? draining : response)
+      )
       drain.enter()
       return yield* app.pipe(Effect.annotateLogs("requestId", requestId), Effect.ensuring(Effect.sync(drain.leave)))
     })

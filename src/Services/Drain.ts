@@ -28,7 +28,12 @@ export class Drain extends Effect.Service<Drain>()("app/Drain", {
           draining = true
           if (inFlight === 0) return resume(Effect.succeed(0))
           idle = () => resume(Effect.succeed(0))
-        }).pipe(Effect.timeoutTo({ duration: deadline, onSuccess: (n) => n, onTimeout: () => inFlight }))
+        }).pipe(
+          // Shutdown runs this in a finalizer, where nothing is interruptible: without this, the deadline could not
+          // interrupt the wait, and one stuck request would hold the exit until Bun's idle timeout cut it.
+          Effect.interruptible,
+          Effect.timeoutTo({ duration: deadline, onSuccess: (n) => n, onTimeout: () => inFlight })
+        )
     }
   }
 }) {}

@@ -226,6 +226,25 @@ describe("draining", () => {
   })
 })
 
+describe("a request cut on the server side", () => {
+  test("gets the 503 envelope, not the framework's empty 503 (what shutdown does to one past the deadline)", async () => {
+    const cut = makeTestApp({
+      services: Layer.merge(
+        Layer.succeed(UserAgents, UserAgents.make({ parse: () => Effect.interrupt, generate: () => Effect.interrupt })),
+        Wages.Default
+      )
+    })
+    try {
+      const response = await cut.post(UA_PATH, { operation: "parse", userAgent: CHROME_WINDOWS })
+      await errorOf(response, 503, "service_unavailable")
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff")
+      expect(response.headers.get("cache-control")).toBe("no-store")
+    } finally {
+      await cut.dispose()
+    }
+  })
+})
+
 describe("a bug", () => {
   test("is a 500 with the envelope and nothing of the defect in the body", async () => {
     const failing = makeTestApp({

@@ -64,11 +64,18 @@ const isSuccess = (route: string, body: unknown): boolean => {
   return false
 }
 
+export interface Sent {
+  readonly method: string
+  readonly path: string
+  /** The server is shutting down: its 503 is expected. */
+  readonly draining?: boolean
+}
+
 /** The problem with an answer, or undefined when the contract allows it. */
-export const problemWith = (answer: Answer, request: { readonly method: string; readonly path: string }) => {
+export const problemWith = (answer: Answer, request: Sent) => {
   const { body, headers, status } = answer
   const describe = `${request.method} ${request.path.slice(0, 80)} -> ${status} ${body.slice(0, 300)}`
-  if (status >= 500) return `a ${status}: ${describe}`
+  if (status >= 500 && !(status === 503 && request.draining === true)) return `a ${status}: ${describe}`
   if (headers.get("x-content-type-options") !== "nosniff") return `no nosniff: ${describe}`
   if (headers.get("cache-control") !== "no-store") return `no no-store: ${describe}`
   if (!/^[\x21-\x7e]{1,128}$/.test(headers.get("x-request-id") ?? "")) return `no request id: ${describe}`
@@ -91,10 +98,7 @@ export const problemWith = (answer: Answer, request: { readonly method: string; 
 }
 
 /** Reads a fetch Response and throws with the problem, if there is one; returns the answer for further checks. */
-export const expectWithinContract = async (
-  response: Response,
-  request: { readonly method: string; readonly path: string }
-): Promise<Answer> => {
+export const expectWithinContract = async (response: Response, request: Sent): Promise<Answer> => {
   const answer = { status: response.status, headers: response.headers, body: await response.text() }
   const problem = problemWith(answer, request)
   if (problem !== undefined) throw new Error(problem)

@@ -4,14 +4,16 @@
  */
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { BunHttpServer } from "@effect/platform-bun"
-import { Config, ConfigError, Effect, Layer, Logger, LogLevel } from "effect"
+import { Config, Effect, Layer, Logger, LogLevel, Option } from "effect"
 import { integer, oneOf, optionalText } from "./Config.ts"
 import { edge, HttpLive } from "./Http.ts"
 import { ApiKeyStore } from "./Services/ApiKeyStore.ts"
 import { Drain } from "./Services/Drain.ts"
 import { RateLimiter } from "./Services/RateLimiter.ts"
+import { RedisRateLimiterLive } from "./Services/RedisRateLimiter.ts"
 import { UserAgents } from "./Services/UserAgents.ts"
 import { Wages } from "./Services/Wages.ts"
+import { WorkerReadyLive, workerIndex } from "./Workers.ts"
 
 /** Seconds a connection may sit idle (a client that stops sending) before Bun closes it. */
 const IDLE_TIMEOUT_SECONDS = 30
@@ -32,28 +34,9 @@ export const LoggerLive = Layer.unwrapEffect(
   })
 )
 
-/** Settings that belong to later work are refused rather than silently ignored. */
-const ScaleOutGuard = Layer.effectDiscard(
-  Effect.gen(function* () {
-    const workers = yield* integer("WORKERS", 1, 1, 256)
-    const redis = yield* optionalText("REDIS_URL")
-    if (workers > 1 && redis._tag === "None") {
-      return yield* Effect.fail(
-        ConfigError.InvalidData(
-          ["WORKERS"],
-          "WORKERS above 1 requires REDIS_URL, so the processes share one rate limit"
-        )
-      )
-    }
-    if (redis._tag === "Some" || workers > 1) {
-      return yield* Effect.fail(
-        ConfigError.InvalidData(
-          ["REDIS_URL"],
-          "REDIS_URL and WORKERS above 1 are not supported by this version yet; unset them"
-        )
-      )
-    }
-  })
+/** Buckets in this process, or in Redis when REDIS_URL is set, shared by every instance and worker. */
+const RateLimiterLive = Layer.unwrapEffect(
+  Effect.map(optionalText("REDIS_URL"), (url) => (Option.isSome(url) ? RedisRateLimiterLive : RateLimiter.Default))
 )
 
 const BunServerLive = Layer.unwrapEffect(
@@ -62,12 +45,26 @@ const BunServerLive = Layer.unwrapEffect(
     const hostname = yield* Config.string("HOST").pipe(Config.withDefault("0.0.0.0"))
     // Bun answers an empty 413 past its own cap, before the app runs. The app enforces MAX_BODY_BYTES without
     // buffering past it (Http/Body.ts), so Bun's cap only has to be out of the way, for the 413 to have its body.
-    return BunHttpServer.layer({ port, hostname, maxRequestBodySize: 1 << 30, idleTimeout: IDLE_TIMEOUT_SECONDS })
+    // A worker (Workers.ts) shares the port with its siblings; a lone process must find it free.
+    const reusePort = Option.isSome(yield* workerIndex)
+    return BunHttpServer.layer({
+      port,
+      hostname,
+      reusePort,
+      maxRequestBodySize: 1 << 30,
+      idleTimeout: IDLE_TIMEOUT_SECONDS
+    })
   })
 )
 
+/** A lone process logs its address; a worker tells the primary, which logs one address for all. */
 const Serve = Layer.unwrapEffect(
-  Effect.map(Drain, (drain) => HttpApiBuilder.serve(edge(drain)).pipe(HttpServer.withLogAddress))
+  Effect.gen(function* () {
+    const served = HttpApiBuilder.serve(edge(yield* Drain))
+    return Option.isSome(yield* workerIndex)
+      ? WorkerReadyLive.pipe(Layer.provideMerge(served))
+      : served.pipe(HttpServer.withLogAddress)
+  })
 )
 
 /** Built after the server, so on shutdown it runs first: new requests get 503 while in-flight ones finish. */
@@ -87,10 +84,10 @@ const DrainOnShutdown = Layer.scopedDiscard(
 /** After the server listens: a generated key is printed only by a start that succeeded. */
 const AnnounceKey = Layer.effectDiscard(Effect.flatMap(ApiKeyStore, (store) => store.announce))
 
-export const ServicesLive = Layer.mergeAll(ApiKeyStore.Default, RateLimiter.Default, UserAgents.Default, Wages.Default)
+export const ServicesLive = Layer.mergeAll(ApiKeyStore.Default, RateLimiterLive, UserAgents.Default, Wages.Default)
 
 export const ServerLive = Layer.merge(DrainOnShutdown, AnnounceKey).pipe(
   Layer.provide(Serve.pipe(Layer.provide(HttpLive), Layer.provide(BunServerLive))),
-  Layer.provide([ServicesLive, Drain.Default, ScaleOutGuard]),
+  Layer.provide([ServicesLive, Drain.Default]),
   Layer.provide(LoggerLive)
 )

@@ -1,9 +1,10 @@
 /** Composition root: read the command line, launch the server, turn a bad setting into one line and exit 1. */
 import { BunRuntime } from "@effect/platform-bun"
-import { ConfigError, Effect, Layer } from "effect"
+import { ConfigError, Effect } from "effect"
 import pkg from "../package.json" with { type: "json" }
 import { describe } from "./Config.ts"
-import { ServerLive } from "./Server.ts"
+import { LoggerLive, ServerLive } from "./Server.ts"
+import { launch, WorkerStartFailed } from "./Workers.ts"
 
 const HELP = `tools-api ${pkg.version}: user-agent parser/generator and wage estimator, JSON over HTTP.
 
@@ -23,10 +24,11 @@ if (argument === "--help" || argument === "-h") {
   process.stderr.write(`tools-api: unknown option ${argument}; see --help\n`)
   process.exitCode = 2
 } else {
-  Layer.launch(ServerLive).pipe(
+  launch(ServerLive, LoggerLive).pipe(
     Effect.tapErrorCause((cause) =>
       Effect.sync(() => {
         const failure = cause._tag === "Fail" ? cause.error : undefined
+        if (failure instanceof WorkerStartFailed) return // the worker has said why
         process.stderr.write(
           ConfigError.isConfigError(failure)
             ? `tools-api: invalid configuration: ${describe(failure)}\n`

@@ -45,21 +45,23 @@ export const take = (
   bucket: Bucket | undefined,
   nowMs: number
 ): { readonly bucket: Bucket; readonly decision: RateLimitDecision } => {
-  const unit = shape.windowMs
   const before = levelAt(shape, bucket, nowMs)
-  const allowed = before >= unit
-  const level = allowed ? before - unit : before
+  const allowed = before >= shape.windowMs
+  const level = allowed ? before - shape.windowMs : before
+  return { bucket: { level, updatedAtMs: nowMs }, decision: decide(shape, allowed, level) }
+}
+
+/** The decision for a bucket left at `level` units; shared with the Redis script, which returns the same two values. */
+export const decide = (shape: BucketShape, allowed: boolean, level: number): RateLimitDecision => {
+  const unit = shape.windowMs
   // Units refill at `capacity` per ms, so `units / (capacity * 1000)` is seconds.
   const seconds = (units: number) => Math.ceil(units / (shape.capacity * 1000))
   return {
-    bucket: { level, updatedAtMs: nowMs },
-    decision: {
-      allowed,
-      limit: shape.capacity,
-      remaining: Math.floor(level / unit),
-      resetSeconds: seconds(fullLevel(shape) - level),
-      retryAfterSeconds: allowed ? 0 : Math.max(1, seconds(unit - level))
-    }
+    allowed,
+    limit: shape.capacity,
+    remaining: Math.floor(level / unit),
+    resetSeconds: seconds(fullLevel(shape) - level),
+    retryAfterSeconds: allowed ? 0 : Math.max(1, seconds(unit - level))
   }
 }
 

@@ -114,8 +114,8 @@ export const AuthorizationLive = Layer.effect(
             }
             return yield* unauthorized(key !== "")
           }
-          yield* FiberRef.set(currentCallerId, caller.value)
-          const decision = yield* limiter.take(caller.value)
+          yield* FiberRef.set(currentCallerId, caller.value.id)
+          const decision = yield* limiter.take(caller.value.bucket)
           yield* rateLimitHeaders(decision)
           if (!decision.allowed) {
             rateLimitedTotal.unsafeUpdate(1, BY_KEY)
@@ -127,7 +127,7 @@ export const AuthorizationLive = Layer.effect(
             )
           }
           yield* checkBody(request)
-          return { id: caller.value }
+          return { id: caller.value.id }
         })
     }
   })

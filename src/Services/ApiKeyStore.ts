@@ -52,19 +52,34 @@ const readKeysFile = (path: string) =>
     catch: (error) => fileError(`${path} could not be read (${(error as { code?: string }).code ?? "I/O error"})`)
   }).pipe(Effect.flatMap((text) => Either.mapLeft(parseKeysFile(text), (why) => fileError(`${path}: ${why}`))))
 
+/**
+ * A known key's names, both from its digest, never its text. `id` is for people (logs): `key_` and 8 hex digits,
+ * short, and two keys may share it. `bucket`, the first 32 hex digits (128 bits), names its rate-limit bucket, in
+ * memory and in Redis: distinct for distinct keys in practice, so keys never share a limit.
+ */
+export interface Caller {
+  readonly id: string
+  readonly bucket: string
+}
+
 const make = (digests: Iterable<string>) => {
-  const callers = new Map<string, string>()
-  for (const digest of digests) callers.set(digest, `key_${digest.slice(0, 8)}`)
+  const callers = new Map<string, Caller>()
+  for (const digest of digests) callers.set(digest, { id: `key_${digest.slice(0, 8)}`, bucket: digest.slice(0, 32) })
   return {
     keyCount: callers.size,
-    /** The caller id for a known key. Plain Effect.sync, no span: it runs on every request. */
-    authenticate: (key: string): Effect.Effect<Option.Option<string>> =>
+    /** The caller for a known key. Plain Effect.sync, no span: it runs on every request. */
+    authenticate: (key: string): Effect.Effect<Option.Option<Caller>> =>
       Effect.sync(() => (key === "" ? Option.none() : Option.fromNullable(callers.get(sha256Hex(key)))))
   }
 }
 
 /** A key for this run only; crypto random because it guards the service (Effect's Random is not). */
-const generateKey = () => `tk_${randomBytes(32).toString("base64url")}`
+export const generateKey = () => `tk_${randomBytes(32).toString("base64url")}`
+
+/** The one place a key's text is written: stderr, once, at start. */
+export const announcement = (key: string) =>
+  `No API key configured: set API_KEYS (comma-separated) or API_KEYS_FILE (one key a line).\n` +
+  `Serving with this key, generated for this run only: ${key}`
 
 export class ApiKeyStore extends Effect.Service<ApiKeyStore>()("app/ApiKeyStore", {
   effect: Effect.gen(function* () {
@@ -84,10 +99,7 @@ export class ApiKeyStore extends Effect.Service<ApiKeyStore>()("app/ApiKeyStore"
       announce: Effect.suspend(() => {
         if (generated === undefined || announced) return Effect.void
         announced = true
-        return Console.error(
-          `No API key configured: set API_KEYS (comma-separated) or API_KEYS_FILE (one key a line).\n` +
-            `Serving with this key, generated for this run only: ${generated}`
-        )
+        return Console.error(announcement(generated))
       })
     }
   })

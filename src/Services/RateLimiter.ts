@@ -1,7 +1,8 @@
 /**
  * In-process rate limits: a token bucket per API key (RATE_LIMIT_PER_MINUTE) and one per client address for failed
  * authentications (AUTH_FAILURES_PER_MINUTE). Time comes only from `Clock`, so TestClock drives it in tests.
- * The methods are the whole interface a Redis-backed layer would implement.
+ * The methods are the whole interface; `RedisRateLimiter.ts` implements it with buckets in Redis, and falls back to
+ * this one while Redis does not answer.
  */
 import { Clock, Effect, Layer } from "effect"
 import { integer } from "../Config.ts"
@@ -27,13 +28,13 @@ export const normaliseAddress = (address: string): string => {
   return ipv4Mapped.exec(text)?.[1] ?? text
 }
 
-const make = (options: RateLimiterOptions) => {
+export const makeInMemory = (options: RateLimiterOptions) => {
   const maxEntries = options.maxEntries ?? MAX_ENTRIES
   const keys = new BucketTable({ capacity: options.perMinute, windowMs: WINDOW_MS }, maxEntries)
   const addresses = new BucketTable({ capacity: options.authFailuresPerMinute, windowMs: WINDOW_MS }, maxEntries)
   // No Effect.fn spans here: both run on every request and are a map lookup and a few multiplications.
   return {
-    /** Takes one token from the caller's bucket, if it has one. */
+    /** Takes one token from the bucket named `callerId` (ApiKeyStore's `bucket`: distinct per key), if it has one. */
     take: (callerId: string): Effect.Effect<RateLimitDecision> =>
       Effect.map(Clock.currentTimeMillis, (now) => keys.take(callerId, now)),
     /** Counts a failed authentication from `address`; not allowed means that address is over its budget. */
@@ -44,14 +45,17 @@ const make = (options: RateLimiterOptions) => {
   }
 }
 
+/** RATE_LIMIT_PER_MINUTE and AUTH_FAILURES_PER_MINUTE, read by either layer. */
+export const limiterOptions = Effect.gen(function* () {
+  const perMinute = yield* integer("RATE_LIMIT_PER_MINUTE", 100, 1, 1_000_000_000)
+  const authFailuresPerMinute = yield* integer("AUTH_FAILURES_PER_MINUTE", 20, 1, 1_000_000_000)
+  return { perMinute, authFailuresPerMinute } satisfies RateLimiterOptions
+})
+
 export class RateLimiter extends Effect.Service<RateLimiter>()("app/RateLimiter", {
-  effect: Effect.gen(function* () {
-    const perMinute = yield* integer("RATE_LIMIT_PER_MINUTE", 100, 1, 1_000_000_000)
-    const authFailuresPerMinute = yield* integer("AUTH_FAILURES_PER_MINUTE", 20, 1, 1_000_000_000)
-    return make({ perMinute, authFailuresPerMinute })
-  })
+  effect: Effect.map(limiterOptions, makeInMemory)
 }) {
   /** A limiter with explicit numbers, no configuration read. */
   static readonly Test = (options: RateLimiterOptions): Layer.Layer<RateLimiter> =>
-    Layer.sync(RateLimiter, () => RateLimiter.make(make(options)))
+    Layer.sync(RateLimiter, () => RateLimiter.make(makeInMemory(options)))
 }

@@ -40,7 +40,7 @@ const authenticate = (env: Record<string, string>, keys: ReadonlyArray<string>) 
 const ids = async (env: Record<string, string>, keys: ReadonlyArray<string>) => {
   const exit = await authenticate(env, keys)
   if (Exit.isFailure(exit)) throw new Error(Cause.pretty(exit.cause))
-  return exit.value.map(Option.getOrNull)
+  return exit.value.map((caller) => Option.getOrNull(caller)?.id ?? null)
 }
 
 describe("parsing", () => {
@@ -108,7 +108,10 @@ describe("authenticate", () => {
         Effect.provide(ApiKeyStore.fromKeys(["k1"]))
       )
     )
-    expect(result.map(Option.getOrNull)).toEqual([`key_${sha256("k1").slice(0, 8)}`, null])
+    expect(result.map(Option.getOrNull)).toEqual([
+      { id: `key_${sha256("k1").slice(0, 8)}`, bucket: sha256("k1").slice(0, 32) },
+      null
+    ])
   })
 })
 

@@ -1,0 +1,133 @@
+/**
+ * The Redis-backed RateLimiter against a real redis-server: two limiters (two instances' worth) share one bucket;
+ * while Redis is stopped, killed or absent each falls back to its own buckets at once, says so once, and comes back.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test"
+import { ConfigProvider, Effect, Layer, Logger, ManagedRuntime, Metric, MetricState } from "effect"
+import { RateLimiter } from "../../src/Services/RateLimiter.ts"
+import { RedisRateLimiterLive, storeFallbacks, storeUp } from "../../src/Services/RedisRateLimiter.ts"
+import { type RedisServer, startRedis } from "../support/Redis.ts"
+
+let redis: RedisServer
+const logs: Array<string> = []
+const runtimes: Array<ManagedRuntime.ManagedRuntime<RateLimiter, unknown>> = []
+
+beforeAll(async () => {
+  redis = await startRedis()
+})
+afterEach(async () => {
+  redis.resume()
+  await Promise.all(runtimes.splice(0).map((runtime) => runtime.dispose()))
+})
+afterAll(() => redis.stop())
+
+const capture = Logger.replace(
+  Logger.defaultLogger,
+  Logger.make(({ message }) => logs.push(String([message].flat()[0])))
+)
+
+/** A limiter as one instance builds it: its own memory, the shared Redis. */
+const limiter = async (url = redis.url, perMinute = 5) => {
+  const env = { REDIS_URL: url, RATE_LIMIT_PER_MINUTE: String(perMinute), AUTH_FAILURES_PER_MINUTE: "3" }
+  const config = Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)), { pathDelim: "_" }))
+  const runtime = ManagedRuntime.make(RedisRateLimiterLive.pipe(Layer.provide(Layer.merge(config, capture))))
+  runtimes.push(runtime)
+  const service = await runtime.runPromise(RateLimiter)
+  return {
+    take: (id: string) => runtime.runPromise(service.take(id)),
+    fail: (address: string) => runtime.runPromise(service.recordAuthFailure(address))
+  }
+}
+
+const timed = async <A>(f: () => Promise<A>) => {
+  const started = performance.now()
+  const value = await f()
+  return { value, ms: performance.now() - started }
+}
+const gauge = () => Effect.runSync(Metric.value(storeUp)) as MetricState.MetricState.Gauge<number>
+const fallbacks = () => (Effect.runSync(Metric.value(storeFallbacks)) as MetricState.MetricState.Counter<number>).count
+const count = (text: string) => logs.filter((line) => line.startsWith(text)).length
+const waitUntil = async (ok: () => Promise<boolean>, ms = 3_000) => {
+  const deadline = Date.now() + ms
+  while (!(await ok())) {
+    if (Date.now() > deadline) throw new Error("condition not reached in time")
+    await Bun.sleep(50)
+  }
+}
+let probes = 0
+/** Until a take by this limiter lands in Redis (a bucket key appears there), not in its memory. */
+const untilShared = (l: { take: (id: string) => Promise<unknown> }, server = redis) =>
+  waitUntil(async () => {
+    const id = `probe-${probes++}`
+    await l.take(id)
+    return (await server.client.exists(`tools-api:ratelimit:key:${id}`)) === 1
+  })
+
+describe("shared buckets", () => {
+  test("two instances take from one bucket per key", async () => {
+    const [a, b] = [await limiter(), await limiter()]
+    const decisions = []
+    for (let i = 0; i < 8; i++) decisions.push(await (i % 2 === 0 ? a : b).take("shared-1"))
+    expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, true, true, false, false, false])
+    expect(decisions.slice(0, 5).map((d) => d.remaining)).toEqual([4, 3, 2, 1, 0])
+    expect((await b.take("shared-2")).remaining).toBe(4)
+  })
+
+  test("and one failed-authentication bucket per address, IPv4-mapped IPv6 counted as IPv4", async () => {
+    const [a, b] = [await limiter(), await limiter()]
+    const results = [await a.fail("192.0.2.9"), await b.fail("::ffff:192.0.2.9"), await a.fail("192.0.2.9")]
+    expect(results.map((d) => d.allowed)).toEqual([true, true, true])
+    expect((await b.fail("192.0.2.9")).allowed).toBe(false)
+  })
+})
+
+describe("when Redis fails", () => {
+  test("stopped (SIGSTOP): answers within the 50 ms budget, then at once, from memory; logs once; comes back", async () => {
+    const [a, b] = [await limiter(), await limiter()]
+    for (let i = 0; i < 5; i++) await a.take("stall")
+    expect((await b.take("stall")).allowed).toBe(false) // the shared bucket is empty
+    const before = { logs: count("Redis does not answer"), fallbacks: fallbacks() }
+    redis.pause()
+    const first = await timed(() => a.take("stall"))
+    expect(first.ms).toBeLessThan(250)
+    expect(first.value.allowed).toBe(true) // the instance's own, full bucket
+    const next = await Promise.all(Array.from({ length: 20 }, () => timed(() => a.take("other"))))
+    expect(Math.max(...next.map((r) => r.ms))).toBeLessThan(50) // no more waiting on Redis
+    expect(count("Redis does not answer") - before.logs).toBe(1)
+    expect(gauge().value).toBe(0)
+    expect(fallbacks() - before.fallbacks).toBe(21)
+
+    redis.resume()
+    await untilShared(a)
+    expect((await a.take("stall")).allowed).toBe(false) // the shared bucket again; its own still had 4
+    expect(count("Redis answers again")).toBe(1)
+    expect(gauge().value).toBe(1)
+  })
+
+  test("killed: answers at once from memory; restarted empty: shared again", async () => {
+    const [a, b] = [await limiter(), await limiter()]
+    await redis.kill()
+    const answers = await Promise.all(Array.from({ length: 10 }, () => timed(() => a.take("killed"))))
+    expect(Math.max(...answers.map((r) => r.ms))).toBeLessThan(100)
+    expect(answers.filter((r) => r.value.allowed).length).toBe(5) // this instance's own bucket of 5
+    await redis.restart()
+    await Promise.all([untilShared(a), untilShared(b)])
+    const shared = []
+    for (let i = 0; i < 8; i++) shared.push(await (i % 2 === 0 ? b : a).take("killed"))
+    expect(shared.filter((d) => d.allowed).length).toBe(5) // one bucket of 5 for both, not 5 each
+  })
+
+  test("absent at start: the instance starts on its own buckets and joins Redis when it appears", async () => {
+    const other = await startRedis()
+    await other.kill()
+    const started = await timed(() => limiter(other.url))
+    expect(started.ms).toBeLessThan(2_000)
+    const a = started.value
+    expect(gauge().value).toBe(0)
+    expect((await a.take("late")).allowed).toBe(true)
+    await other.restart()
+    await untilShared(a, other)
+    expect(gauge().value).toBe(1)
+    await other.stop()
+  })
+})

@@ -1,0 +1,76 @@
+/**
+ * A real redis-server for tests, on a free loopback port, with no persistence; stopped by the test. Never skipped:
+ * without redis-server installed the test fails saying how to install it (.ci/run does).
+ */
+import type { Subprocess } from "bun"
+import Redis from "ioredis"
+
+export interface RedisServer {
+  readonly port: number
+  readonly url: string
+  /** A plain client for assertions (keys, TTLs); closed by `stop`. */
+  readonly client: Redis
+  /** SIGSTOP: the process keeps its socket open and answers nothing. */
+  readonly pause: () => void
+  /** SIGCONT. */
+  readonly resume: () => void
+  /** SIGKILL: connections refused until `restart`. */
+  readonly kill: () => Promise<void>
+  /** A new, empty redis-server on the same port. */
+  readonly restart: () => Promise<void>
+  readonly stop: () => Promise<void>
+}
+
+const freePort = () => {
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data: () => {} } })
+  const port = probe.port
+  probe.stop(true)
+  return port
+}
+
+const launch = async (port: number): Promise<Subprocess> => {
+  if (Bun.which("redis-server") === null) {
+    throw new Error("redis-server is not installed: apt-get install -y redis-server (.ci/run installs it)")
+  }
+  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+  const proc = Bun.spawn(["redis-server", ...args], { stdout: "ignore", stderr: "ignore" })
+  const deadline = Date.now() + 5_000
+  while (Date.now() < deadline) {
+    const ok = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data: () => {} } }).then(
+      (socket) => (socket.end(), true),
+      () => false
+    )
+    if (ok) return proc
+    if (proc.exitCode !== null) break
+    await Bun.sleep(20)
+  }
+  proc.kill("SIGKILL")
+  throw new Error(`redis-server did not start on port ${port}`)
+}
+
+export const startRedis = async (): Promise<RedisServer> => {
+  const port = freePort()
+  let proc = await launch(port)
+  const client = new Redis(port, "127.0.0.1", { lazyConnect: false, retryStrategy: () => 50 })
+  client.on("error", () => {})
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    client,
+    pause: () => proc.kill("SIGSTOP"),
+    resume: () => proc.kill("SIGCONT"),
+    kill: async () => {
+      proc.kill("SIGKILL")
+      await proc.exited
+    },
+    restart: async () => {
+      proc = await launch(port)
+    },
+    stop: async () => {
+      client.disconnect()
+      proc.kill("SIGCONT")
+      proc.kill("SIGKILL")
+      await proc.exited
+    }
+  }
+}

@@ -4,7 +4,7 @@
  */
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { BunHttpServer } from "@effect/platform-bun"
-import { Config, Effect, Layer, Logger, LogLevel, Option } from "effect"
+import { Cause, ConfigError, Effect, Layer, Logger, LogLevel, Option } from "effect"
 import { integer, oneOf, optionalText } from "./Config.ts"
 import { edge, HttpLive } from "./Http.ts"
 import { ApiKeyStore } from "./Services/ApiKeyStore.ts"
@@ -14,9 +14,6 @@ import { RedisRateLimiterLive } from "./Services/RedisRateLimiter.ts"
 import { UserAgents } from "./Services/UserAgents.ts"
 import { Wages } from "./Services/Wages.ts"
 import { WorkerReadyLive, workerIndex } from "./Workers.ts"
-
-/** Seconds a connection may sit idle (a client that stops sending) before Bun closes it. */
-const IDLE_TIMEOUT_SECONDS = 30
 
 const levels = {
   debug: LogLevel.Debug,
@@ -39,10 +36,40 @@ const RateLimiterLive = Layer.unwrapEffect(
   Effect.map(optionalText("REDIS_URL"), (url) => (Option.isSome(url) ? RedisRateLimiterLive : RateLimiter.Default))
 )
 
+/** Whether anything can listen on `hostname` (any free port). */
+const canListen = (hostname: string): boolean => {
+  try {
+    Bun.serve({ hostname, port: 0, fetch: () => new Response() }).stop(true)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * A failed listen as one line naming the variable at fault. Bun's own errors can mislead ("Is port 0 in use?" for
+ * an address that is not this machine's), so: if nothing can listen on HOST, HOST is wrong; otherwise PORT is.
+ */
+const listenFailed = (hostname: string, port: number) => (cause: Cause.Cause<unknown>) => {
+  const error = Cause.squash(cause) as { readonly code?: unknown }
+  if (!canListen(hostname)) {
+    return Layer.fail(
+      ConfigError.InvalidData(
+        ["HOST"],
+        `HOST must be an address of this machine to listen on, got ${JSON.stringify(hostname)}`
+      )
+    )
+  }
+  const why = error.code === "EADDRINUSE" ? "is already in use" : `cannot be listened on (${String(error.code)})`
+  return Layer.fail(ConfigError.InvalidData(["PORT"], `PORT ${port} ${why} on ${hostname}`))
+}
+
 const BunServerLive = Layer.unwrapEffect(
   Effect.gen(function* () {
     const port = yield* integer("PORT", 3000, 0, 65_535)
-    const hostname = yield* Config.string("HOST").pipe(Config.withDefault("0.0.0.0"))
+    const hostname = Option.getOrElse(yield* optionalText("HOST"), () => "0.0.0.0").trim()
+    // Seconds a connection may sit idle (a client that stops sending) before Bun closes it; Bun allows 1 to 255.
+    const idleTimeout = yield* integer("IDLE_TIMEOUT_SECONDS", 30, 1, 255)
     // Bun answers an empty 413 past its own cap, before the app runs. The app enforces MAX_BODY_BYTES without
     // buffering past it (Http/Body.ts), so Bun's cap only has to be out of the way, for the 413 to have its body.
     // A worker (Workers.ts) shares the port with its siblings; a lone process must find it free.
@@ -52,8 +79,8 @@ const BunServerLive = Layer.unwrapEffect(
       hostname,
       reusePort,
       maxRequestBodySize: 1 << 30,
-      idleTimeout: IDLE_TIMEOUT_SECONDS
-    })
+      idleTimeout
+    }).pipe(Layer.catchAllCause(listenFailed(hostname, port)))
   })
 )
 

@@ -12,7 +12,8 @@ Usage: tools-api [--help | --version]
 
 Configured by environment variables (see README): PORT, HOST, API_KEYS, API_KEYS_FILE,
 RATE_LIMIT_PER_MINUTE, AUTH_FAILURES_PER_MINUTE, MAX_BODY_BYTES, LOG_LEVEL, LOG_FORMAT,
-METRICS, TRUST_PROXY, REDIS_URL, WORKERS. Docs at /docs, OpenAPI at /openapi.json.
+METRICS, TRUST_PROXY, UA_CACHE_SIZE, IDLE_TIMEOUT_SECONDS, REDIS_URL, WORKERS.
+Docs at /docs, OpenAPI at /openapi.json.
 `
 
 const argument = process.argv.slice(2).find((arg) => arg.startsWith("-"))

@@ -20,6 +20,10 @@ export const rateLimited = Metric.counter("rate_limited_total", {
 })
 export const authFailures = Metric.counter("auth_failures_total", { description: "Requests with no valid API key" })
 
+// Counters exported from the start at 0, so a scrape before the first event sees them and rate() has a baseline.
+authFailures.unsafeUpdate(0, [])
+for (const reason of ["key", "address"]) rateLimited.unsafeUpdate(0, [MetricLabel.make("reason", reason)])
+
 const labels = new Map<string, ReadonlyArray<MetricLabel.MetricLabel>>()
 /** Label arrays are interned: routes and statuses are few, so this stays small. */
 const labelsFor = (route: string, status?: number): ReadonlyArray<MetricLabel.MetricLabel> => {
@@ -60,10 +64,15 @@ export const render = (pairs: ReadonlyArray<MetricPair.MetricPair.Untyped>): str
   for (const [name, group] of [...byName].sort(([a], [b]) => a.localeCompare(b))) {
     const description = group[0]?.metricKey.description
     if (description !== undefined && description._tag === "Some") lines.push(`# HELP ${name} ${description.value}`)
-    const first = group[0]?.metricState
-    const type = MetricState.isCounterState(first)
-      ? "counter"
-      : MetricState.isHistogramState(first)
+    const first = group[0]
+    // Effect's counters may go down (effect_fiber_active does): only monotonic ones are Prometheus counters.
+    const monotonic =
+      name.endsWith("_total") || (first?.metricKey.keyType as { incremental?: boolean } | undefined)?.incremental
+    const type = MetricState.isCounterState(first?.metricState)
+      ? monotonic === true
+        ? "counter"
+        : "gauge"
+      : MetricState.isHistogramState(first?.metricState)
         ? "histogram"
         : "gauge"
     lines.push(`# TYPE ${name} ${type}`)

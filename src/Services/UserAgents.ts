@@ -23,6 +23,8 @@ const cacheMisses = Metric.counter("ua_parse_cache_misses_total", {
   description: "User-agent parses computed and cached",
   incremental: true
 })
+cacheHits.unsafeUpdate(0, [])
+cacheMisses.unsafeUpdate(0, [])
 
 // Only client hints change a parse; other headers (or none) leave the string's own answer, which can be cached.
 const hasClientHints = (headers: Readonly<Record<string, string>> | undefined): headers is Record<string, string> =>

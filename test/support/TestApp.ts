@@ -18,6 +18,8 @@ export interface TestAppOptions {
   readonly keys?: ReadonlyArray<string>
   readonly perMinute?: number
   readonly authFailuresPerMinute?: number
+  /** The rate limiter's cap on each table (keys, addresses). */
+  readonly maxEntries?: number
   readonly env?: Readonly<Record<string, string>>
   /** Replace a service, e.g. one that dies, to reach the 500 path. */
   readonly services?: Layer.Layer<UserAgents | Wages>
@@ -27,12 +29,19 @@ export interface TestAppOptions {
 
 export const makeTestApp = (options: TestAppOptions = {}) => {
   const drain = Effect.runSync(Effect.provide(Drain, Drain.Default))
+  const limiter = Effect.runSync(
+    Effect.provide(
+      RateLimiter,
+      RateLimiter.Test({
+        perMinute: options.perMinute ?? 100,
+        authFailuresPerMinute: options.authFailuresPerMinute ?? 20,
+        ...(options.maxEntries === undefined ? {} : { maxEntries: options.maxEntries })
+      })
+    )
+  )
   const services = Layer.mergeAll(
     ApiKeyStore.fromKeys(options.keys ?? [KEY, OTHER_KEY]),
-    RateLimiter.Test({
-      perMinute: options.perMinute ?? 100,
-      authFailuresPerMinute: options.authFailuresPerMinute ?? 20
-    }),
+    Layer.succeed(RateLimiter, limiter),
     options.services ?? Layer.merge(UserAgents.Default, Wages.Default)
   )
   const config = ConfigProvider.fromMap(new Map(Object.entries(options.env ?? {})), { pathDelim: "_" })
@@ -62,7 +71,7 @@ export const makeTestApp = (options: TestAppOptions = {}) => {
       body: init.raw === true ? String(body) : JSON.stringify(body)
     })
 
-  return { dispose, drain, handler, post, request }
+  return { dispose, drain, handler, limiter, post, request }
 }
 
 export type TestApp = ReturnType<typeof makeTestApp>

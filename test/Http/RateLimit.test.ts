@@ -65,6 +65,27 @@ describe("token bucket per key", () => {
     }
   })
 
+  test("two keys whose ids in logs (key_ + 8 hex digits) are the same still have a bucket each", async () => {
+    // 8 hex digits are 32 bits: among ~80,000 keys two share them more often than not. Find such a pair.
+    const seen = new Map<string, string>()
+    let pair: [string, string] | undefined
+    for (let i = 0; pair === undefined; i++) {
+      const key = `collide-${i}`
+      const id = Bun.SHA256.hash(key, "hex").slice(0, 8)
+      const earlier = seen.get(id)
+      if (earlier === undefined) seen.set(id, key)
+      else pair = [earlier, key]
+    }
+    const app = makeTestApp({ keys: pair, perMinute: 1 })
+    try {
+      expect((await app.post(WAGE_PATH, { hourlyWage: 1 }, { key: pair[0] })).status).toBe(200)
+      expect((await app.post(WAGE_PATH, { hourlyWage: 1 }, { key: pair[0] })).status).toBe(429)
+      expect((await app.post(WAGE_PATH, { hourlyWage: 1 }, { key: pair[1] })).status).toBe(200)
+    } finally {
+      await app.dispose()
+    }
+  })
+
   test("every authenticated request takes a token, whatever its outcome", async () => {
     const app = makeTestApp({ perMinute: 3 })
     try {

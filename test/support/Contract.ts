@@ -6,6 +6,7 @@
 import { Schema } from "effect"
 import { UserAgentResponse } from "../../src/Domain/UserAgent.ts"
 import { WageResponse } from "../../src/Domain/Wage.ts"
+import { routeOf } from "../../src/Http/Routes.ts"
 import { UA_PATH, WAGE_PATH } from "./TestApp.ts"
 
 export const CODES: Readonly<Record<number, string>> = {
@@ -50,13 +51,12 @@ const isEnvelope = (body: any, code: string): boolean => {
   )
 }
 
-/** The route's own success shape; `route` is the path as the router reaches it (any case, extra slashes). */
-const isSuccess = (route: string, body: unknown): boolean => {
-  const path = route
-    .split("?")[0]!
-    .replace(/\/{2,}/g, "/")
-    .replace(/(.)\/$/, "$1")
-    .toLowerCase()
+/** The known route a request target reaches, as URL parsing and then the router see it. */
+const routeFor = (target: string): string | undefined => routeOf(new URL(`http://localhost${target}`).pathname)
+
+/** The success shape of the route the request reached. */
+const isSuccess = (target: string, body: unknown): boolean => {
+  const path = routeFor(target)
   if (path === UA_PATH) return isUserAgent(body)
   if (path === WAGE_PATH) return isWage(body)
   if (path === "/health") return JSON.stringify(body) === '{"status":"ok"}'
@@ -81,7 +81,8 @@ export const problemWith = (answer: Answer, request: Sent) => {
   if (!/^[\x21-\x7e]{1,128}$/.test(headers.get("x-request-id") ?? "")) return `no request id: ${describe}`
   if (request.method === "HEAD") return body === "" ? undefined : `a HEAD with a body: ${describe}`
   const type = headers.get("content-type") ?? ""
-  if (status === 200 && /^\/(docs|metrics)\/?$/i.test(request.path.split("?")[0]!)) return undefined
+  const route = routeFor(request.path)
+  if (status === 200 && (route === "/docs" || route === "/metrics")) return undefined
   if (!type.startsWith("application/json")) return `not JSON (${type}): ${describe}`
   let parsed: unknown
   try {

@@ -2,12 +2,15 @@
  * Configuration as a real process reads it: every variable's bad values stop the start with exit code 1 and exactly
  * one line on stderr naming the variable, before anything listens. The compiled binary reads the same.
  */
-import { afterAll, describe, expect, test } from "bun:test"
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { binary } from "./support/Binary.ts"
 import { runOnce } from "./support/Process.ts"
+
+// Each test starts real processes: more than bun test's 5 s on a loaded machine.
+setDefaultTimeout(30_000)
 
 const KEY = "config-test-key-1"
 const dir = mkdtempSync(join(tmpdir(), "tools-api-config-"))
@@ -72,7 +75,7 @@ const byVariable = new Map<string, Array<(typeof bad)[number]>>()
 for (const entry of bad) byVariable.set(entry[0], [...(byVariable.get(entry[0]) ?? []), entry])
 
 // The binary is what is deployed, and starts in a quarter of the time: every bad value runs against it.
-describe("a bad value stops the compiled binary: exit 1, one line on stderr naming the variable", () => {
+describe.concurrent("a bad value stops the compiled binary: exit 1, one line on stderr naming the variable", () => {
   for (const [name, cases] of byVariable) {
     test(`${name}: ${cases.map(([, value]) => JSON.stringify(value()).slice(0, 40)).join(", ")}`, async () => {
       const program = await binary()
@@ -84,7 +87,7 @@ describe("a bad value stops the compiled binary: exit 1, one line on stderr nami
   }
 })
 
-describe("from source, the same", () => {
+describe.concurrent("from source, the same", () => {
   for (const [name, value] of [
     ["PORT", "abc"],
     ["HOST", "999.1.1.1"],

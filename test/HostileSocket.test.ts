@@ -3,11 +3,14 @@
  * characters in headers, huge headers, raw and unknown methods, framing tricks. What reaches the app gets an answer
  * within the contract; what Bun's HTTP parser refuses before the app runs is pinned here, as README documents it.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test"
 import { problemWith } from "./support/Contract.ts"
 import { type Running, start } from "./support/Process.ts"
 import { httpRequest, type RawAnswer, rawRequest } from "./support/Socket.ts"
 import { UA_PATH, WAGE_PATH } from "./support/TestApp.ts"
+
+// Each test starts real processes: more than bun test's 5 s on a loaded machine.
+setDefaultTimeout(30_000)
 
 const KEY = "hostile-socket-key-1"
 let server: Running

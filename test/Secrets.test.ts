@@ -4,7 +4,7 @@
  * stderr, any response body or header, or /metrics. The one exception, tested apart: a generated key is printed
  * once, on stderr.
  */
-import { afterAll, describe, expect, test } from "bun:test"
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test"
 import { createHash, randomBytes } from "node:crypto"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -12,6 +12,9 @@ import { join } from "node:path"
 import { expectWithinContract } from "./support/Contract.ts"
 import { runOnce, start } from "./support/Process.ts"
 import { UA_PATH, WAGE_PATH } from "./support/TestApp.ts"
+
+// Each test starts real processes: more than bun test's 5 s on a loaded machine.
+setDefaultTimeout(30_000)
 
 const realLooking = () => `tk_live_${randomBytes(24).toString("base64url")}`
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")

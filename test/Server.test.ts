@@ -1,7 +1,10 @@
 /** Against a real listening server started from source: what only a real socket and process show. */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test"
 import { runOnce, type Running, start } from "./support/Process.ts"
 import { httpRequest, open } from "./support/Socket.ts"
+
+// Each test starts real processes: more than bun test's 5 s on a loaded machine.
+setDefaultTimeout(30_000)
 
 const KEY = "server-test-key-1"
 let server: Running

@@ -2,12 +2,15 @@
  * Graceful shutdown of a real process, from source and as the compiled binary: a request already in flight (its body
  * still arriving) is answered, everything new gets the 503 envelope (/health included), and the process exits 0.
  */
-import { describe, expect, test } from "bun:test"
+import { describe, expect, setDefaultTimeout, test } from "bun:test"
 import { binary } from "./support/Binary.ts"
 import { expectWithinContract } from "./support/Contract.ts"
 import { start } from "./support/Process.ts"
 import { httpRequest, open } from "./support/Socket.ts"
 import { errorOf, WAGE_PATH } from "./support/TestApp.ts"
+
+// Each test starts real processes: more than bun test's 5 s on a loaded machine.
+setDefaultTimeout(30_000)
 
 const KEY = "shutdown-test-key-1"
 
@@ -27,7 +30,7 @@ const healthOnceDraining = async (base: string): Promise<Response> => {
 }
 
 for (const [name, which] of targets) {
-  describe(`shutdown, ${name}`, () => {
+  describe.concurrent(`shutdown, ${name}`, () => {
     test("SIGTERM while a body is arriving: that request is answered, new ones and /health get 503, exit 0", async () => {
       const running = await start({ API_KEYS: KEY }, await which())
       const body = '{"hourlyWage": 25}'
@@ -64,7 +67,7 @@ for (const [name, which] of targets) {
   })
 }
 
-describe("shutdown deadline", () => {
+describe.concurrent("shutdown deadline", () => {
   test("a request that never finishes holds the exit for 10 s at most; the process still exits 0", async () => {
     const running = await start({ API_KEYS: KEY })
     const stuck = open(running.port, 20_000)

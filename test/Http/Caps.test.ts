@@ -28,7 +28,7 @@ describe("the bucket tables hold at most their cap", () => {
     } finally {
       await app.dispose()
     }
-  })
+  }, 30_000)
 
   test("more distinct keys than the cap", async () => {
     const keys = Array.from({ length: CAP * 4 }, (_, i) => `caps-test-key-${i}`)
@@ -42,7 +42,7 @@ describe("the bucket tables hold at most their cap", () => {
     } finally {
       await app.dispose()
     }
-  })
+  }, 30_000)
 })
 
 describe("the user-agent parse cache is an LRU of UA_CACHE_SIZE entries", () => {

@@ -203,5 +203,5 @@ describe("each series counts what it says", () => {
     } finally {
       await server.stop()
     }
-  })
+  }, 30_000)
 })

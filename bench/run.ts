@@ -288,6 +288,17 @@ const startServer = async (target: Target, options: Options, label: string): Pro
   return { proc, port, stop }
 }
 
+/** CPU time the process has used so far (all its threads: JavaScript, JIT, GC), in seconds. */
+const cpuSeconds = (pid: number): number => {
+  try {
+    // the fields after the command name, which is in parentheses and may hold spaces
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return Number.NaN
+  }
+}
+
 /** Peak resident memory in bytes (VmHWM), read from /proc while the process is alive. */
 const peakRss = (pid: number): number => {
   try {
@@ -346,6 +357,8 @@ interface Measured {
   readonly p50Ms: number
   readonly p99Ms: number
   readonly peakRssMb: number
+  /** the server's CPU time per request: less sensitive than req/s to what else runs on a shared machine */
+  readonly cpuUs: number
   readonly errors: number
 }
 
@@ -360,7 +373,9 @@ const measure = async (
   const server = await startServer(target, options, workload)
   try {
     if (options.warmup > 0) await runWrk(wrk, options, server.port, file, options.warmup)
+    const cpuBefore = cpuSeconds(server.proc.pid)
     const result = await runWrk(wrk, options, server.port, file, options.duration)
+    const cpu = cpuSeconds(server.proc.pid) - cpuBefore
     const errors = result.connectErrors + result.readErrors + result.writeErrors + result.statusErrors + result.timeouts
     return {
       workload,
@@ -370,6 +385,7 @@ const measure = async (
       p50Ms: result.p50Us / 1000,
       p99Ms: result.p99Us / 1000,
       peakRssMb: peakRss(server.proc.pid) / 2 ** 20,
+      cpuUs: (cpu * 1e6) / result.requests,
       errors
     }
   } finally {
@@ -427,22 +443,32 @@ const TARGETS: Record<Workload, number> = { "ua-mix": 0.25, "ua-cold": 0.5, wage
 const mean = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0) / xs.length
 const fixed = (n: number, digits: number) => (Number.isFinite(n) ? n.toFixed(digits) : "-")
 
+interface Row {
+  readonly rps: number
+  readonly p50: number
+  readonly p99: number
+  readonly rss: number
+  readonly cpuUs: number
+  readonly errors: number
+}
+
 const summarise = (results: ReadonlyArray<Measured>) => {
   const rows: Array<Record<string, unknown>> = []
   const lines: Array<string> = []
-  const head = ["workload", "target", "req/s", "p50 ms", "p99 ms", "peak RSS MB", "errors"]
+  const head = ["workload", "target", "req/s", "p50 ms", "p99 ms", "peak RSS MB", "CPU µs/req", "errors"]
   lines.push(head.map((h, i) => (i < 2 ? h.padEnd(10) : h.padStart(12))).join(""))
   for (const workload of WORKLOADS) {
     const of = (target: Target) => results.filter((r) => r.workload === workload && r.target === target)
-    const byTarget = new Map<Target, { rps: number; p50: number; p99: number; rss: number; errors: number }>()
+    const byTarget = new Map<Target, Row>()
     for (const target of ["baseline", "service"] as const) {
       const runs = of(target)
       if (runs.length === 0) continue
-      const row = {
+      const row: Row = {
         rps: mean(runs.map((r) => r.rps)),
         p50: mean(runs.map((r) => r.p50Ms)),
         p99: mean(runs.map((r) => r.p99Ms)),
         rss: Math.max(...runs.map((r) => r.peakRssMb)),
+        cpuUs: mean(runs.map((r) => r.cpuUs)),
         errors: runs.reduce((a, r) => a + r.errors, 0)
       }
       byTarget.set(target, row)
@@ -455,6 +481,7 @@ const summarise = (results: ReadonlyArray<Measured>) => {
           fixed(row.p50, 2).padStart(12),
           fixed(row.p99, 2).padStart(12),
           fixed(row.rss, 0).padStart(12),
+          fixed(row.cpuUs, 0).padStart(12),
           String(row.errors).padStart(12)
         ].join("")
       )
@@ -464,13 +491,16 @@ const summarise = (results: ReadonlyArray<Measured>) => {
     if (s !== undefined && b !== undefined) {
       const ratio = s.rps / b.rps
       const p99 = s.p99 / b.p99
+      const cpu = b.cpuUs / s.cpuUs
       const verdict = (ok: boolean) => (ok ? "ok" : "MISSED")
       lines.push(
-        `${"".padEnd(10)}ratio     throughput ${ratio.toFixed(3)} (target >= ${TARGETS[workload]}: ${verdict(ratio >= TARGETS[workload])}), ` +
+        `${"".padEnd(10)}service/baseline: throughput ${ratio.toFixed(3)} ` +
+          `(target >= ${TARGETS[workload]}: ${verdict(ratio >= TARGETS[workload])}), ` +
           `p99 ${p99.toFixed(2)}x (target <= 4: ${verdict(p99 <= 4)}), ` +
-          `service RSS ${s.rss.toFixed(0)} MB (target <= 150: ${verdict(s.rss <= 150)})`
+          `RSS ${s.rss.toFixed(0)} MB (target <= 150: ${verdict(s.rss <= 150)}); ` +
+          `baseline CPU/service CPU per request ${cpu.toFixed(3)}`
       )
-      rows.push({ workload, ratio, p99Ratio: p99 })
+      rows.push({ workload, ratio, p99Ratio: p99, cpuRatio: cpu })
     }
   }
   return { lines, rows }
@@ -509,7 +539,8 @@ const main = async () => {
             const m = await measure(wrk, workload, files.get(workload)!, target, round, options)
             console.log(
               `${workload} ${target} round ${round}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50Ms.toFixed(2)} ms, ` +
-                `p99 ${m.p99Ms.toFixed(2)} ms, peak RSS ${m.peakRssMb.toFixed(0)} MB` +
+                `p99 ${m.p99Ms.toFixed(2)} ms, peak RSS ${m.peakRssMb.toFixed(0)} MB, ` +
+                `${m.cpuUs.toFixed(0)} µs CPU/request` +
                 (m.errors > 0 ? `, ${m.errors} errors (non-2xx, timeouts, socket)` : "")
             )
             results.push(m)

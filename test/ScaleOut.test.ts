@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { runOnce, type Running, start } from "./support/Process.ts"
 import { type RedisServer, startRedis } from "./support/Redis.ts"
 
+/** Real processes on a shared 2-core machine: starts take seconds under load, so every test gets time. */
+const SLOW = 60_000
+
 const KEYS = ["scale-key-one", "scale-key-two", "scale-key-three", "scale-key-four", "scale-key-five"] as const
 const sha256 = (text: string) => new Bun.CryptoHasher("sha256").update(text).digest("hex")
 
@@ -67,59 +70,75 @@ describe("two instances, one Redis", () => {
   const bases = () => servers.map((s) => s.base)
   beforeAll(async () => {
     const env = { API_KEYS: KEYS.join(","), REDIS_URL: redis.url }
-    servers = await Promise.all([start(env), start(env)])
-  }, 20_000)
+    servers = await Promise.all([start(env, undefined, 45_000), start(env, undefined, 45_000)])
+  }, SLOW)
   afterAll(async () => {
     expect(await Promise.all(servers.map((s) => s.stop()))).toEqual([0, 0])
-  })
+  }, SLOW)
 
-  test("150 concurrent requests with one key, over both, admit 100 in all", async () => {
-    expectOneLimit(await burst(bases(), KEYS[0], 150), servers)
-  })
+  test(
+    "150 concurrent requests with one key, over both, admit 100 in all",
+    async () => {
+      expectOneLimit(await burst(bases(), KEYS[0], 150), servers)
+    },
+    SLOW
+  )
 
-  test("Redis holds the key's bucket under its digest, never the key", async () => {
-    const names = await redis.client.keys("*")
-    expect(names).toContain(`tools-api:ratelimit:key:${sha256(KEYS[0]).slice(0, 32)}`)
-    expect(names.some((name) => KEYS.some((key) => name.includes(key)))).toBe(false)
-  })
+  test(
+    "Redis holds the key's bucket under its digest, never the key",
+    async () => {
+      const names = await redis.client.keys("*")
+      expect(names).toContain(`tools-api:ratelimit:key:${sha256(KEYS[0]).slice(0, 32)}`)
+      expect(names.some((name) => KEYS.some((key) => name.includes(key)))).toBe(false)
+    },
+    SLOW
+  )
 
-  test("Redis stopped (SIGSTOP): every request answered within 1 s, none 5xx; shared again after SIGCONT", async () => {
-    redis.pause()
-    try {
-      const answers = await burst(bases(), KEYS[1], 60)
-      console.log(`SIGSTOP: slowest answer ${Math.max(...answers.map((a) => a.ms)).toFixed(0)} ms`)
+  test(
+    "Redis stopped (SIGSTOP): every request answered within 1 s, none 5xx; shared again after SIGCONT",
+    async () => {
+      redis.pause()
+      try {
+        const answers = await burst(bases(), KEYS[1], 60)
+        console.log(`SIGSTOP: slowest answer ${Math.max(...answers.map((a) => a.ms)).toFixed(0)} ms`)
+        expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(1_000)
+        expect(answers.every((a) => a.status === 200 || a.status === 429)).toBe(true)
+        expect(await metric(servers[0]!.base, "rate_limit_store_up")).toBe(0)
+        expect(await metric(servers[0]!.base, "rate_limit_store_fallbacks_total")).toBeGreaterThan(0)
+      } finally {
+        redis.resume()
+      }
+      await storeUpOnAll(servers)
+      expectOneLimit(await burst(bases(), KEYS[2], 150), servers)
+      for (const server of servers) {
+        expect(server.stdout().match(/Redis does not answer/g)).toHaveLength(1)
+        expect(server.stdout().match(/Redis answers again/g)).toHaveLength(1)
+      }
+    },
+    SLOW
+  )
+
+  test(
+    "Redis killed: every request answered within 1 s, none 5xx; shared again once restarted",
+    async () => {
+      await redis.kill()
+      const answers = await burst(bases(), KEYS[3], 60)
+      console.log(`killed: slowest answer ${Math.max(...answers.map((a) => a.ms)).toFixed(0)} ms`)
       expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(1_000)
       expect(answers.every((a) => a.status === 200 || a.status === 429)).toBe(true)
-      expect(await metric(servers[0]!.base, "rate_limit_store_up")).toBe(0)
-      expect(await metric(servers[0]!.base, "rate_limit_store_fallbacks_total")).toBeGreaterThan(0)
-    } finally {
-      redis.resume()
-    }
-    await storeUpOnAll(servers)
-    expectOneLimit(await burst(bases(), KEYS[2], 150), servers)
-    for (const server of servers) {
-      expect(server.stdout().match(/Redis does not answer/g)).toHaveLength(1)
-      expect(server.stdout().match(/Redis answers again/g)).toHaveLength(1)
-    }
-  })
-
-  test("Redis killed: every request answered within 1 s, none 5xx; shared again once restarted", async () => {
-    await redis.kill()
-    const answers = await burst(bases(), KEYS[3], 60)
-    console.log(`killed: slowest answer ${Math.max(...answers.map((a) => a.ms)).toFixed(0)} ms`)
-    expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(1_000)
-    expect(answers.every((a) => a.status === 200 || a.status === 429)).toBe(true)
-    await redis.restart()
-    await storeUpOnAll(servers)
-    expectOneLimit(await burst(bases(), KEYS[4], 150), servers)
-  })
+      await redis.restart()
+      await storeUpOnAll(servers)
+      expectOneLimit(await burst(bases(), KEYS[4], 150), servers)
+    },
+    SLOW
+  )
 })
 
 describe("WORKERS=2", () => {
   let primary: Running
   beforeAll(async () => {
-    primary = await start({ WORKERS: "2", REDIS_URL: redis.url })
-  }, 20_000)
+    primary = await start({ WORKERS: "2", REDIS_URL: redis.url }, undefined, 45_000)
+  }, SLOW)
 
   const workerPids = () => [...primary.stdout().matchAll(/"Worker started".*?"pid":(\d+)/g)].map((m) => Number(m[1]))
   const alive = (pid: number) => {
@@ -131,39 +150,55 @@ describe("WORKERS=2", () => {
     }
   }
 
-  test("the primary prints one address and one generated key, which every worker accepts", async () => {
-    expect(primary.stdout().match(/Listening on/g)).toHaveLength(1)
-    expect(workerPids()).toHaveLength(2)
-    expect(primary.stderr().match(/generated for this run only/g)).toHaveLength(1)
-    const key = /generated for this run only: (\S+)/.exec(primary.stderr())![1]!
-    expectOneLimit(await burst([primary.base], key, 150), [primary])
-  })
+  test(
+    "the primary prints one address and one generated key, which every worker accepts",
+    async () => {
+      expect(primary.stdout().match(/Listening on/g)).toHaveLength(1)
+      expect(workerPids()).toHaveLength(2)
+      expect(primary.stderr().match(/generated for this run only/g)).toHaveLength(1)
+      const key = /generated for this run only: (\S+)/.exec(primary.stderr())![1]!
+      expectOneLimit(await burst([primary.base], key, 150), [primary])
+    },
+    SLOW
+  )
 
-  test("a worker that dies is restarted, and the port keeps answering", async () => {
-    const [victim] = workerPids()
-    process.kill(victim!, "SIGKILL")
-    await waitFor(async () => workerPids().length === 3, 10_000)
-    expect(primary.stdout()).toContain("Worker exited; restarting it")
-    const health = await Promise.all(Array.from({ length: 20 }, () => fetch(`${primary.base}/health`)))
-    expect(health.every((response) => response.status === 200)).toBe(true)
-  })
+  test(
+    "a worker that dies is restarted, and the port keeps answering",
+    async () => {
+      const [victim] = workerPids()
+      process.kill(victim!, "SIGKILL")
+      await waitFor(async () => workerPids().length === 3, 10_000)
+      expect(primary.stdout()).toContain("Worker exited; restarting it")
+      const health = await Promise.all(Array.from({ length: 20 }, () => fetch(`${primary.base}/health`)))
+      expect(health.every((response) => response.status === 200)).toBe(true)
+    },
+    SLOW
+  )
 
-  test("SIGTERM drains every worker and exits 0", async () => {
-    const pids = workerPids().filter(alive)
-    expect(pids).toHaveLength(2)
-    expect(await primary.stop()).toBe(0)
-    expect(pids.filter(alive)).toEqual([])
-    expect(await fetch(`${primary.base}/health`).catch(() => "refused")).toBe("refused")
-  })
+  test(
+    "SIGTERM drains every worker and exits 0",
+    async () => {
+      const pids = workerPids().filter(alive)
+      expect(pids).toHaveLength(2)
+      expect(await primary.stop()).toBe(0)
+      expect(pids.filter(alive)).toEqual([])
+      expect(await fetch(`${primary.base}/health`).catch(() => "refused")).toBe("refused")
+    },
+    SLOW
+  )
 })
 
 describe("start-up", () => {
   for (const env of [{}, { WORKERS: "2" }]) {
-    test(`a malformed REDIS_URL stops the start${"WORKERS" in env ? " (WORKERS=2)" : ""}: exit 1, one line`, async () => {
-      const result = await runOnce({ API_KEYS: "k", PORT: "0", REDIS_URL: "localhost:6379", ...env })
-      expect(result.code).toBe(1)
-      expect(result.stderr.trim().split("\n")).toHaveLength(1)
-      expect(result.stderr).toContain("REDIS_URL must start with redis://")
-    })
+    test(
+      `a malformed REDIS_URL stops the start${"WORKERS" in env ? " (WORKERS=2)" : ""}: exit 1, one line`,
+      async () => {
+        const result = await runOnce({ API_KEYS: "k", PORT: "0", REDIS_URL: "localhost:6379", ...env })
+        expect(result.code).toBe(1)
+        expect(result.stderr.trim().split("\n")).toHaveLength(1)
+        expect(result.stderr).toContain("REDIS_URL must start with redis://")
+      },
+      SLOW
+    )
   }
 })

@@ -2,11 +2,14 @@
  * The Redis-backed RateLimiter against a real redis-server: two limiters (two instances' worth) share one bucket;
  * while Redis is stopped, killed or absent each falls back to its own buckets at once, says so once, and comes back.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test"
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test"
 import { ConfigProvider, Effect, Layer, Logger, ManagedRuntime, Metric, MetricState } from "effect"
 import { RateLimiter } from "../../src/Services/RateLimiter.ts"
 import { RedisRateLimiterLive, storeFallbacks, storeUp } from "../../src/Services/RedisRateLimiter.ts"
 import { type RedisServer, startRedis } from "../support/Redis.ts"
+
+// Real redis-server and timers on a shared machine: more than the 5 s default, never needed when all is well.
+setDefaultTimeout(30_000)
 
 let redis: RedisServer
 const logs: Array<string> = []

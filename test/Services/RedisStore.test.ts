@@ -3,13 +3,16 @@
  * Redis's TIME cannot be faked, so the model comparison passes the script its optional `now` (tests only); the
  * tests after it run on Redis's own clock.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test"
 import { ConfigProvider, Effect, Either, Exit, Layer, ManagedRuntime } from "effect"
 import * as fc from "fast-check"
 import { bucketKey, TAKE_SCRIPT_SHA } from "../../src/Domain/RedisBucket.ts"
 import { type Bucket, take } from "../../src/Domain/TokenBucket.ts"
 import { parseRedisUrl, RedisStore } from "../../src/Services/RedisStore.ts"
 import { type RedisServer, startRedis } from "../support/Redis.ts"
+
+// Real redis-server and timers on a shared machine: more than the 5 s default, never needed when all is well.
+setDefaultTimeout(30_000)
 
 let redis: RedisServer
 let runtime: ManagedRuntime.ManagedRuntime<RedisStore, unknown>

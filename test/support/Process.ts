@@ -36,7 +36,8 @@ export const runOnce = async (env: Record<string, string>, args: Array<string> =
   return { code, stdout, stderr }
 }
 
-export const start = async (env: Record<string, string>, binary?: string): Promise<Running> => {
+/** `startMs`: how long it may take to print its address (more for WORKERS, whose workers start one after another). */
+export const start = async (env: Record<string, string>, binary?: string, startMs = 15_000): Promise<Running> => {
   const proc = Bun.spawn(command(binary), {
     env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", ...env },
     stdout: "pipe",
@@ -46,7 +47,7 @@ export const start = async (env: Record<string, string>, binary?: string): Promi
   const err: Array<string> = []
   collect(proc.stdout, out)
   collect(proc.stderr, err)
-  const deadline = Date.now() + 15_000
+  const deadline = Date.now() + startMs
   let port = 0
   while (port === 0) {
     const match = /Listening on http:\/\/[^:]+:(\d+)/.exec(out.join(""))

@@ -75,7 +75,7 @@ const byVariable = new Map<string, Array<(typeof bad)[number]>>()
 for (const entry of bad) byVariable.set(entry[0], [...(byVariable.get(entry[0]) ?? []), entry])
 
 // The binary is what is deployed, and starts in a quarter of the time: every bad value runs against it.
-describe.concurrent("a bad value stops the compiled binary: exit 1, one line on stderr naming the variable", () => {
+describe("a bad value stops the compiled binary: exit 1, one line on stderr naming the variable", () => {
   for (const [name, cases] of byVariable) {
     test(`${name}: ${cases.map(([, value]) => JSON.stringify(value()).slice(0, 40)).join(", ")}`, async () => {
       const program = await binary()
@@ -87,7 +87,7 @@ describe.concurrent("a bad value stops the compiled binary: exit 1, one line on 
   }
 })
 
-describe.concurrent("from source, the same", () => {
+describe("from source, the same", () => {
   for (const [name, value] of [
     ["PORT", "abc"],
     ["HOST", "999.1.1.1"],

@@ -1,17 +1,35 @@
 /**
  * The compiled binary, for tests that run it: `$TOOLS_API_BINARY` when set (CI builds `dist/tools-api` before the
- * tests and exports it), otherwise built once per test run into a temporary folder and removed at exit.
+ * tests and exports it), otherwise built once per test run into a temporary folder named after this process.
+ * `bun test` runs no exit handlers, so each build first removes the folders of test runs that have ended.
  */
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 
+const PREFIX = "tools-api-binary-"
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as { code?: string }).code === "EPERM"
+  }
+}
+
+const removeEnded = () => {
+  for (const name of readdirSync(tmpdir())) {
+    const pid = Number(/^tools-api-binary-(\d+)-/.exec(name)?.[1])
+    if (Number.isSafeInteger(pid) && !alive(pid)) rmSync(join(tmpdir(), name), { recursive: true, force: true })
+  }
+}
+
 const build = async (): Promise<string> => {
-  const dir = mkdtempSync(join(tmpdir(), "tools-api-binary-"))
-  process.once("exit", () => rmSync(dir, { recursive: true, force: true }))
-  const outfile = join(dir, "tools-api")
+  removeEnded()
+  const outfile = join(mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-`)), "tools-api")
   const proc = Bun.spawn([process.execPath, "build", "src/main.ts", "--compile", "--outfile", outfile], {
-    stdout: "pipe",
+    stdout: "ignore",
     stderr: "pipe"
   })
   if ((await proc.exited) !== 0) throw new Error(`bun build failed: ${await new Response(proc.stderr).text()}`)

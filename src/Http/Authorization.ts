@@ -3,8 +3,8 @@
  * for one. Order: key (401, or 429 for an address over its failed-auth budget), token (429), then Content-Type,
  * size and JSON shape (400/413), so an unauthenticated request with a broken body gets 401, never 400.
  */
-import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Clock, Effect, FiberRef, Layer, MetricLabel } from "effect"
+import { HttpServerRequest } from "@effect/platform"
+import { Clock, Effect, Layer, MetricLabel } from "effect"
 import { Authorization } from "../Api.ts"
 import { boolean, integer } from "../Config.ts"
 import { InvalidRequest, RateLimited, Unauthorized } from "../Domain/Errors.ts"
@@ -13,7 +13,7 @@ import { type RateLimitDecision, RateLimiter } from "../Services/RateLimiter.ts"
 import { MAX_JSON_DEPTH, nestedDeeperThan, readBody } from "./Body.ts"
 import { clientAddress } from "./ClientAddress.ts"
 import { authFailures, rateLimited as rateLimitedTotal } from "./Metrics.ts"
-import { currentCallerId } from "./Edge.ts"
+import { addResponseHeaders, noteCaller } from "./Edge.ts"
 
 const BY_KEY = [MetricLabel.make("reason", "key")]
 const BY_ADDRESS = [MetricLabel.make("reason", "address")]
@@ -21,12 +21,8 @@ const BY_ADDRESS = [MetricLabel.make("reason", "address")]
 const BEARER = /^bearer(?:[ \t]+(.*))?$/i
 const REALM = 'Bearer realm="tools-api"'
 
-const unauthorized = (keySent: boolean) =>
-  HttpApp.appendPreResponseHandler((_, response) =>
-    Effect.succeed(
-      HttpServerResponse.setHeader(response, "www-authenticate", keySent ? `${REALM}, error="invalid_token"` : REALM)
-    )
-  ).pipe(
+const unauthorized = (request: HttpServerRequest.HttpServerRequest, keySent: boolean) =>
+  addResponseHeaders(request, { "www-authenticate": keySent ? `${REALM}, error="invalid_token"` : REALM }).pipe(
     Effect.zipRight(
       Effect.fail(
         new Unauthorized({
@@ -38,10 +34,10 @@ const unauthorized = (keySent: boolean) =>
     )
   )
 
-const rateLimited = (decision: RateLimitDecision, message: string) =>
-  HttpApp.appendPreResponseHandler((_, response) =>
-    Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", String(decision.retryAfterSeconds)))
-  ).pipe(Effect.zipRight(Effect.fail(new RateLimited({ message }))))
+const rateLimited = (request: HttpServerRequest.HttpServerRequest, decision: RateLimitDecision, message: string) =>
+  addResponseHeaders(request, { "retry-after": String(decision.retryAfterSeconds) }).pipe(
+    Effect.zipRight(Effect.fail(new RateLimited({ message })))
+  )
 
 const seconds = (n: number) => `${n} second${n === 1 ? "" : "s"}`
 
@@ -58,7 +54,7 @@ export const AuthorizationLive = Layer.effect(
     const trustProxy = yield* boolean("TRUST_PROXY", false)
     const maxBodyBytes = yield* integer("MAX_BODY_BYTES", 16_384, 1, 1 << 30)
 
-    const rateLimitHeaders = (decision: RateLimitDecision) =>
+    const rateLimitHeaders = (request: HttpServerRequest.HttpServerRequest, decision: RateLimitDecision) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
         const headers = {
           "ratelimit-policy": `"default";q=${decision.limit};w=60`,
@@ -67,9 +63,7 @@ export const AuthorizationLive = Layer.effect(
           "x-ratelimit-remaining": String(decision.remaining),
           "x-ratelimit-reset": String(Math.ceil(now / 1000) + decision.resetSeconds)
         }
-        return HttpApp.appendPreResponseHandler((_, response) =>
-          Effect.succeed(HttpServerResponse.setHeaders(response, headers))
-        )
+        return addResponseHeaders(request, headers)
       })
 
     /** The body, checked: JSON media type, within the size limit, a JSON object. HttpApi decodes it next. */
@@ -108,18 +102,20 @@ export const AuthorizationLive = Layer.effect(
             if (!decision.allowed) {
               rateLimitedTotal.unsafeUpdate(1, BY_ADDRESS)
               return yield* rateLimited(
+                request,
                 decision,
                 `Too many failed authentications from this address; retry in ${seconds(decision.retryAfterSeconds)}`
               )
             }
-            return yield* unauthorized(key !== "")
+            return yield* unauthorized(request, key !== "")
           }
-          yield* FiberRef.set(currentCallerId, caller.value.id)
+          noteCaller(request, caller.value.id)
           const decision = yield* limiter.take(caller.value.bucket)
-          yield* rateLimitHeaders(decision)
+          yield* rateLimitHeaders(request, decision)
           if (!decision.allowed) {
             rateLimitedTotal.unsafeUpdate(1, BY_KEY)
             return yield* rateLimited(
+              request,
               decision,
               `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${seconds(
                 decision.retryAfterSeconds

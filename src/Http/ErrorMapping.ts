@@ -9,7 +9,7 @@ import { Cause, Effect, Option } from "effect"
 import { ToolsApi } from "../Api.ts"
 import { Detail, InternalError, InvalidRequest, InvalidValue, MethodNotAllowed, NotFound } from "../Domain/Errors.ts"
 import { valueFields } from "../Domain/Wage.ts"
-import { pathOf } from "./Edge.ts"
+import { pathOf, requestIdOf } from "./Edge.ts"
 import { knownRoutes, routeOf } from "./Routes.ts"
 
 const routeNotFound = (method: string, url: string): Effect.Effect<never, NotFound | MethodNotAllowed> => {
@@ -92,6 +92,12 @@ export const ErrorMappingLive = HttpApiBuilder.middleware(ToolsApi, (app) =>
       return Effect.failCause(cause)
     }
     if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
-    return Effect.zipRight(Effect.logError("Unhandled defect", cause), Effect.fail(internal))
+    // the one log line besides the request's own that must name the request: the id ties it to the 500 answered
+    return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+      Effect.zipRight(
+        Effect.logError("Unhandled defect", cause).pipe(Effect.annotateLogs("requestId", requestIdOf(request) ?? "")),
+        Effect.fail(internal)
+      )
+    )
   })
 )

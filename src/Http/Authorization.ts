@@ -10,7 +10,7 @@ import { boolean, integer } from "../Config.ts"
 import { InvalidRequest, RateLimited, Unauthorized } from "../Domain/Errors.ts"
 import { ApiKeyStore } from "../Services/ApiKeyStore.ts"
 import { type RateLimitDecision, RateLimiter } from "../Services/RateLimiter.ts"
-import { MAX_JSON_DEPTH, nestedDeeperThan, readBody } from "./Body.ts"
+import { MAX_JSON_DEPTH, nestedDeeperThan, primeBody, readBody } from "./Body.ts"
 import { clientAddress } from "./ClientAddress.ts"
 import { authFailures, rateLimited as rateLimitedTotal } from "./Metrics.ts"
 import { addResponseHeaders, noteCaller } from "./Edge.ts"
@@ -66,7 +66,7 @@ export const AuthorizationLive = Layer.effect(
         return addResponseHeaders(request, headers)
       })
 
-    /** The body, checked: JSON media type, within the size limit, a JSON object. HttpApi decodes it next. */
+    /** The body, checked: JSON media type, within the size limit, a JSON object. HttpApi decodes it next, unparsed. */
     const checkBody = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function* () {
         const contentType = request.headers["content-type"]
@@ -87,6 +87,7 @@ export const AuthorizationLive = Layer.effect(
           const message = `The request body nests more than ${MAX_JSON_DEPTH} levels deep`
           return yield* new InvalidRequest({ message })
         }
+        primeBody(request, text, body)
       })
 
     return {

@@ -7,6 +7,7 @@ import { BunHttpServer } from "@effect/platform-bun"
 import { Cause, ConfigError, Effect, Layer, Logger, LogLevel, Option } from "effect"
 import { integer, oneOf, optionalText } from "./Config.ts"
 import { edge, HttpLive } from "./Http.ts"
+import { JsonLoggerLive } from "./Http/RequestLog.ts"
 import { ApiKeyStore } from "./Services/ApiKeyStore.ts"
 import { Drain } from "./Services/Drain.ts"
 import { RateLimiter } from "./Services/RateLimiter.ts"
@@ -27,7 +28,7 @@ export const LoggerLive = Layer.unwrapEffect(
   Effect.gen(function* () {
     const level = yield* oneOf("LOG_LEVEL", ["debug", "info", "warning", "error", "none"], "info")
     const format = yield* oneOf("LOG_FORMAT", ["json", "pretty"], "json")
-    return Layer.merge(format === "json" ? Logger.json : Logger.pretty, Logger.minimumLogLevel(levels[level]))
+    return Layer.merge(format === "json" ? JsonLoggerLive : Logger.pretty, Logger.minimumLogLevel(levels[level]))
   })
 )
 

@@ -7,6 +7,7 @@ import { Effect, Schema } from "effect"
 import { ServiceUnavailable, ServiceUnavailableWire } from "../Domain/Errors.ts"
 import type { Drain } from "../Services/Drain.ts"
 import { observe } from "./Metrics.ts"
+import { logRequest } from "./RequestLog.ts"
 
 /**
  * What the middlewares inside learn about a request, for its response and its log line: the caller's id and the
@@ -77,16 +78,14 @@ const finish = (
   const durationMs = performance.now() - started
   observe(request, response.status, durationMs)
   return Effect.as(
-    Effect.logInfo("request").pipe(
-      Effect.annotateLogs({
-        method: request.method,
-        path: pathOf(request.url),
-        status: response.status,
-        durationMs: Math.round(durationMs * 100) / 100,
-        requestId: note.requestId,
-        ...(note.keyId === undefined ? {} : { keyId: note.keyId })
-      })
-    ),
+    logRequest({
+      method: request.method,
+      path: pathOf(request.url),
+      status: response.status,
+      durationMs: Math.round(durationMs * 100) / 100,
+      requestId: note.requestId,
+      ...(note.keyId === undefined ? {} : { keyId: note.keyId })
+    }),
     HttpServerResponse.setHeaders(response, { ...COMMON_HEADERS, ...note.headers, "x-request-id": note.requestId })
   )
 }

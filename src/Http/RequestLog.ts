@@ -68,7 +68,8 @@ const line = (
     timestamp: date.toISOString(),
     annotations,
     spans,
-    fiberId: FiberId.threadName(fiber.id())
+    // FiberId.threadName, which builds a HashSet of the ids to print the one a running fiber has
+    fiberId: `#${fiber.id().id}`
   })
 }
 

@@ -7,7 +7,7 @@ import { HttpServerRequest } from "@effect/platform"
 import { Clock, Effect, Layer, MetricLabel } from "effect"
 import { Authorization } from "../Api.ts"
 import { boolean, integer } from "../Config.ts"
-import { InvalidRequest, RateLimited, Unauthorized } from "../Domain/Errors.ts"
+import { InvalidRequest, type PayloadTooLarge, RateLimited, Unauthorized } from "../Domain/Errors.ts"
 import { ApiKeyStore } from "../Services/ApiKeyStore.ts"
 import { type RateLimitDecision, RateLimiter } from "../Services/RateLimiter.ts"
 import { MAX_JSON_DEPTH, nestedDeeperThan, primeBody, readBody } from "./Body.ts"
@@ -54,77 +54,100 @@ export const AuthorizationLive = Layer.effect(
     const trustProxy = yield* boolean("TRUST_PROXY", false)
     const maxBodyBytes = yield* integer("MAX_BODY_BYTES", 16_384, 1, 1 << 30)
 
-    const rateLimitHeaders = (request: HttpServerRequest.HttpServerRequest, decision: RateLimitDecision) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) => {
-        const headers = {
-          "ratelimit-policy": `"default";q=${decision.limit};w=60`,
-          ratelimit: `"default";r=${decision.remaining};t=${decision.resetSeconds}`,
-          "x-ratelimit-limit": String(decision.limit),
-          "x-ratelimit-remaining": String(decision.remaining),
-          "x-ratelimit-reset": String(Math.ceil(now / 1000) + decision.resetSeconds)
-        }
-        return addResponseHeaders(request, headers)
-      })
+    const rateLimitHeaders = (decision: RateLimitDecision, now: number) => ({
+      "ratelimit-policy": `"default";q=${decision.limit};w=60`,
+      ratelimit: `"default";r=${decision.remaining};t=${decision.resetSeconds}`,
+      "x-ratelimit-limit": String(decision.limit),
+      "x-ratelimit-remaining": String(decision.remaining),
+      "x-ratelimit-reset": String(Math.ceil(now / 1000) + decision.resetSeconds)
+    })
+
+    // Plain combinators rather than Effect.gen below: this runs on every request, and a generator costs a
+    // little on every step.
 
     /** The body, checked: JSON media type, within the size limit, a JSON object. HttpApi decodes it next, unparsed. */
-    const checkBody = (request: HttpServerRequest.HttpServerRequest) =>
-      Effect.gen(function* () {
-        const contentType = request.headers["content-type"]
-        if (contentType !== undefined && !isJson(contentType)) {
-          return yield* new InvalidRequest({ message: "Content-Type must be application/json" })
-        }
-        const text = yield* readBody(request, maxBodyBytes)
+    const checkBody = (
+      request: HttpServerRequest.HttpServerRequest
+    ): Effect.Effect<void, InvalidRequest | PayloadTooLarge> => {
+      const contentType = request.headers["content-type"]
+      if (contentType !== undefined && !isJson(contentType)) {
+        return Effect.fail(new InvalidRequest({ message: "Content-Type must be application/json" }))
+      }
+      return Effect.flatMap(readBody(request, maxBodyBytes), (text) => {
         let body: unknown
         try {
           body = JSON.parse(text)
         } catch {
-          return yield* new InvalidRequest({ message: "The request body is not valid JSON" })
+          return Effect.fail(new InvalidRequest({ message: "The request body is not valid JSON" }))
         }
         if (typeof body !== "object" || body === null || Array.isArray(body)) {
-          return yield* new InvalidRequest({ message: "The request body must be a JSON object" })
+          return Effect.fail(new InvalidRequest({ message: "The request body must be a JSON object" }))
         }
         if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {
           const message = `The request body nests more than ${MAX_JSON_DEPTH} levels deep`
-          return yield* new InvalidRequest({ message })
+          return Effect.fail(new InvalidRequest({ message }))
         }
         primeBody(request, text, body)
+        return Effect.void
       })
+    }
+
+    /** No usable key: 401, or 429 once the client's address is over its failed-authentication budget. */
+    const refuse = (
+      request: HttpServerRequest.HttpServerRequest,
+      keySent: boolean
+    ): Effect.Effect<never, Unauthorized | RateLimited> => {
+      authFailures.unsafeUpdate(1, [])
+      return Effect.flatMap(
+        limiter.recordAuthFailure(clientAddress(request, trustProxy)),
+        (decision): Effect.Effect<never, Unauthorized | RateLimited> => {
+          if (decision.allowed) return unauthorized(request, keySent)
+          rateLimitedTotal.unsafeUpdate(1, BY_ADDRESS)
+          return rateLimited(
+            request,
+            decision,
+            `Too many failed authentications from this address; retry in ${seconds(decision.retryAfterSeconds)}`
+          )
+        }
+      )
+    }
+
+    /** A known caller: one token (429 without), the rate-limit headers either way, then the body checks. */
+    const admit = (
+      request: HttpServerRequest.HttpServerRequest,
+      caller: { readonly id: string; readonly bucket: string }
+    ): Effect.Effect<{ readonly id: string }, RateLimited | InvalidRequest | PayloadTooLarge> => {
+      noteCaller(request, caller.id)
+      return Effect.flatMap(
+        Effect.zip(limiter.take(caller.bucket), Clock.currentTimeMillis),
+        ([decision, now]): Effect.Effect<{ readonly id: string }, RateLimited | InvalidRequest | PayloadTooLarge> => {
+          const headers = addResponseHeaders(request, rateLimitHeaders(decision, now))
+          if (decision.allowed) return Effect.zipRight(headers, Effect.as(checkBody(request), { id: caller.id }))
+          rateLimitedTotal.unsafeUpdate(1, BY_KEY)
+          return Effect.zipRight(
+            headers,
+            rateLimited(
+              request,
+              decision,
+              `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${seconds(decision.retryAfterSeconds)}`
+            )
+          )
+        }
+      )
+    }
 
     return {
       bearer: () =>
-        Effect.gen(function* () {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const match = BEARER.exec(request.headers.authorization ?? "")
-          const key = match?.[1]?.trim() ?? ""
-          const caller = key === "" ? undefined : yield* keys.authenticate(key)
-          if (caller === undefined || caller._tag === "None") {
-            authFailures.unsafeUpdate(1, [])
-            const decision = yield* limiter.recordAuthFailure(clientAddress(request, trustProxy))
-            if (!decision.allowed) {
-              rateLimitedTotal.unsafeUpdate(1, BY_ADDRESS)
-              return yield* rateLimited(
-                request,
-                decision,
-                `Too many failed authentications from this address; retry in ${seconds(decision.retryAfterSeconds)}`
-              )
-            }
-            return yield* unauthorized(request, key !== "")
-          }
-          noteCaller(request, caller.value.id)
-          const decision = yield* limiter.take(caller.value.bucket)
-          yield* rateLimitHeaders(request, decision)
-          if (!decision.allowed) {
-            rateLimitedTotal.unsafeUpdate(1, BY_KEY)
-            return yield* rateLimited(
-              request,
-              decision,
-              `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${seconds(
-                decision.retryAfterSeconds
-              )}`
-            )
-          }
-          yield* checkBody(request)
-          return { id: caller.value.id }
+        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+          const key = BEARER.exec(request.headers.authorization ?? "")?.[1]?.trim() ?? ""
+          if (key === "") return refuse(request, false)
+          return Effect.flatMap(
+            keys.authenticate(key),
+            (
+              caller
+            ): Effect.Effect<{ readonly id: string }, Unauthorized | RateLimited | InvalidRequest | PayloadTooLarge> =>
+              caller._tag === "None" ? refuse(request, true) : admit(request, caller.value)
+          )
         })
     }
   })

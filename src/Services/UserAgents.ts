@@ -60,15 +60,20 @@ export class UserAgents extends Effect.Service<UserAgents>()("app/UserAgents", {
     const cache = size > 0 ? new LRUCache<string, UserAgentInfo>({ max: size }) : undefined
     const pools = yield* Effect.cached(loadPools)
 
-    // No Effect.fn here: a span per parse would cost more than the cached parse itself.
+    // No Effect.fn here: a span per parse would cost more than the cached parse itself; the counters are updated
+    // in place (`unsafeUpdate`), as the request metrics are, rather than by an Effect each.
     const parse = (userAgent: string, headers?: Readonly<Record<string, string>>): Effect.Effect<UserAgentInfo> =>
-      Effect.suspend(() => {
-        if (cache === undefined || hasClientHints(headers)) return Effect.succeed(safeParse(userAgent, headers))
+      Effect.sync(() => {
+        if (cache === undefined || hasClientHints(headers)) return safeParse(userAgent, headers)
         const cached = cache.get(userAgent)
-        if (cached !== undefined) return Effect.as(Metric.increment(cacheHits), cached)
+        if (cached !== undefined) {
+          cacheHits.unsafeUpdate(1, [])
+          return cached
+        }
         const info = safeParse(userAgent)
         cache.set(userAgent, info)
-        return Effect.as(Metric.increment(cacheMisses), info)
+        cacheMisses.unsafeUpdate(1, [])
+        return info
       })
 
     const generateOne = Effect.fn("UserAgents.generate")(function* (options: GenerateRequestOptions) {

@@ -21,7 +21,8 @@ const USAGE = `Usage: bun run bench [-- options]
   --rounds N          runs of each target per workload, alternating baseline and service (default 1)
   --connections N     wrk connections (default 32)
   --threads N         wrk threads (default 1: the other core is the server's)
-  --only T            run one target: service or baseline
+  --only T            run one target: service, baseline or floor
+  --no-floor          leave out the floor (bench/floor.ts: a minimal Effect HttpApi with the same endpoints)
   --binary PATH       measure this compiled binary as the service instead of \`bun src/main.ts\`
   --env NAME=VALUE    extra environment for the service (repeatable), e.g. --env WORKERS=2 --env REDIS_URL=...
   --logs DIR          keep each server's stdout (its request log) in DIR instead of /dev/null
@@ -37,7 +38,8 @@ interface Options {
   rounds: number
   connections: number
   threads: number
-  only: "service" | "baseline" | undefined
+  only: Target | undefined
+  floor: boolean
   binary: string | undefined
   env: Record<string, string>
   logs: string | undefined
@@ -65,6 +67,7 @@ const parseOptions = (argv: ReadonlyArray<string>): Options => {
     connections: 32,
     threads: 1,
     only: undefined,
+    floor: true,
     binary: undefined,
     env: {},
     logs: undefined,
@@ -104,10 +107,13 @@ const parseOptions = (argv: ReadonlyArray<string>): Options => {
         break
       case "--only": {
         const target = value()
-        if (target !== "service" && target !== "baseline") fail("--only takes service or baseline")
-        options.only = target as "service" | "baseline"
+        if (!(TARGET_NAMES as ReadonlyArray<string>).includes(target)) fail("--only takes service, baseline or floor")
+        options.only = target as Target
         break
       }
+      case "--no-floor":
+        options.floor = false
+        break
       case "--binary":
         options.binary = resolve(value())
         break
@@ -211,7 +217,8 @@ const runWrk = async (wrk: string, options: Options, port: number, file: string,
 // ---------------------------------------------------------------------------------------------------------------
 // servers
 
-type Target = "service" | "baseline"
+const TARGET_NAMES = ["baseline", "floor", "service"] as const
+type Target = (typeof TARGET_NAMES)[number]
 
 interface Server {
   readonly proc: Subprocess
@@ -227,8 +234,8 @@ const freePort = (): number => {
 }
 
 const commandFor = (target: Target, options: Options): Array<string> =>
-  target === "baseline"
-    ? [process.execPath, join(import.meta.dir, "baseline.ts")]
+  target !== "service"
+    ? [process.execPath, join(import.meta.dir, `${target}.ts`)]
     : options.binary !== undefined
       ? [options.binary]
       : options.profile !== undefined
@@ -311,11 +318,10 @@ const peakRss = (pid: number): number => {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// checks: the two targets answer alike, so the comparison is of the same work
+// checks: the targets answer alike, so the comparison is of the same work
 
-const sampleCheck = async (files: Map<Workload, string>, options: Options) => {
-  const service = await startServer("service", options, "check")
-  const baseline = await startServer("baseline", options, "check")
+const sampleCheck = async (files: Map<Workload, string>, options: Options, targets: ReadonlyArray<Target>) => {
+  const servers = await Promise.all(targets.map((target) => startServer(target, options, "check")))
   try {
     for (const [workload, file] of files) {
       const lines = readFileSync(file, "utf8").split("\n").filter(Boolean).slice(0, 60)
@@ -330,19 +336,17 @@ const sampleCheck = async (files: Map<Workload, string>, options: Options) => {
           })
           return { status: response.status, text: await response.text() }
         }
-        const [a, b] = await Promise.all([post(service.port), post(baseline.port)])
-        if (a.status !== 200 || b.status !== 200) {
-          fail(`${workload}: ${body} answered ${a.status} by the service, ${b.status} by the baseline`)
-        }
+        const answers = await Promise.all(servers.map((server) => post(server.port)))
+        const named = answers.map((a, i) => `${targets[i]} ${a.status} ${a.text}`).join("\n  ")
+        if (answers.some((a) => a.status !== 200)) fail(`${workload}: ${body} was not answered 200 by all:\n  ${named}`)
         if (body.includes('"generate"')) continue
-        if (a.text !== b.text)
-          fail(`${workload}: the answers differ for ${body}:\n  service  ${a.text}\n  baseline ${b.text}`)
+        if (answers.some((a) => a.text !== answers[0]!.text)) fail(`${workload}: the answers differ:\n  ${named}`)
         compared++
       }
-      console.log(`check ${workload}: ${compared} answers identical in service and baseline`)
+      console.log(`check ${workload}: ${compared} answers identical in ${targets.join(", ")}`)
     }
   } finally {
-    await Promise.all([service.stop(), baseline.stop()])
+    await Promise.all(servers.map((server) => server.stop()))
   }
 }
 
@@ -460,7 +464,7 @@ const summarise = (results: ReadonlyArray<Measured>) => {
   for (const workload of WORKLOADS) {
     const of = (target: Target) => results.filter((r) => r.workload === workload && r.target === target)
     const byTarget = new Map<Target, Row>()
-    for (const target of ["baseline", "service"] as const) {
+    for (const target of TARGET_NAMES) {
       const runs = of(target)
       if (runs.length === 0) continue
       const row: Row = {
@@ -488,6 +492,20 @@ const summarise = (results: ReadonlyArray<Measured>) => {
     }
     const s = byTarget.get("service")
     const b = byTarget.get("baseline")
+    const f = byTarget.get("floor")
+    if (f !== undefined && b !== undefined) {
+      lines.push(
+        `${"".padEnd(10)}floor/baseline: throughput ${(f.rps / b.rps).toFixed(3)}, p99 ${(f.p99 / b.p99).toFixed(2)}x, ` +
+          `CPU per request ${(b.cpuUs / f.cpuUs).toFixed(3)} (baseline/floor)`
+      )
+    }
+    if (f !== undefined && s !== undefined) {
+      lines.push(
+        `${"".padEnd(10)}service/floor: throughput ${(s.rps / f.rps).toFixed(3)}, p99 ${(s.p99 / f.p99).toFixed(2)}x, ` +
+          `CPU per request ${(f.cpuUs / s.cpuUs).toFixed(3)} (floor/service)`
+      )
+      rows.push({ workload, serviceOverFloor: s.rps / f.rps, floorCpuOverService: f.cpuUs / s.cpuUs })
+    }
     if (s !== undefined && b !== undefined) {
       const ratio = s.rps / b.rps
       const p99 = s.p99 / b.p99
@@ -531,8 +549,11 @@ const main = async () => {
         writeFileSync(file, requestLines(workload).join("\n") + "\n")
         files.set(workload, file)
       }
-      if (options.only === undefined) await sampleCheck(files, options)
-      const targets: Array<Target> = options.only === undefined ? ["baseline", "service"] : [options.only]
+      const targets: Array<Target> =
+        options.only !== undefined
+          ? [options.only]
+          : TARGET_NAMES.filter((target) => target !== "floor" || options.floor)
+      if (targets.length > 1) await sampleCheck(files, options, targets)
       for (const workload of loads) {
         for (let round = 1; round <= options.rounds; round++) {
           for (const target of round % 2 === 1 ? targets : [...targets].reverse()) {

@@ -1,10 +1,28 @@
 /** Handlers of the `tools` group: decoded payload in, the service's answer out in the success envelope. */
-import { HttpApiBuilder } from "@effect/platform"
-import { Effect } from "effect"
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { Effect, Schema } from "effect"
 import { ToolsApi } from "../Api.ts"
+import { type UserAgentInfo, UserAgentResponse } from "../Domain/UserAgent.ts"
 import { assumptions } from "../Domain/Wage.ts"
 import { UserAgents } from "../Services/UserAgents.ts"
 import { Wages } from "../Services/Wages.ts"
+
+const encodeUserAgentResponse = Schema.encodeSync(UserAgentResponse)
+
+/**
+ * The 200 body of a parse or generate answer, encoded by its schema and serialised once per answer object: the
+ * parse cache and the generator's pools hand out the same object for the same answer, so a repeated user agent
+ * costs neither the schema's encoding nor JSON.stringify again. The bytes are those HttpApi would send.
+ */
+const bodies = new WeakMap<UserAgentInfo, string>()
+const userAgentAnswer = (data: UserAgentInfo) => {
+  let body = bodies.get(data)
+  if (body === undefined) {
+    body = JSON.stringify(encodeUserAgentResponse({ success: true, data }))
+    bodies.set(data, body)
+  }
+  return HttpServerResponse.text(body, { contentType: "application/json" })
+}
 
 export const ToolsLive = HttpApiBuilder.group(ToolsApi, "tools", (handlers) =>
   Effect.gen(function* () {
@@ -16,7 +34,7 @@ export const ToolsLive = HttpApiBuilder.group(ToolsApi, "tools", (handlers) =>
           payload.operation === "parse"
             ? userAgents.parse(payload.userAgent, payload.headers)
             : userAgents.generate(payload),
-          (data) => ({ success: true as const, data })
+          userAgentAnswer
         )
       )
       .handle("wageEstimator", ({ payload }) =>

@@ -105,15 +105,16 @@ describe("two instances, one Redis", () => {
         expect(answers.every((a) => a.status === 200 || a.status === 429)).toBe(true)
         expect(await metric(servers[0]!.base, "rate_limit_store_up")).toBe(0)
         expect(await metric(servers[0]!.base, "rate_limit_store_fallbacks_total")).toBeGreaterThan(0)
+        // one line for the whole outage, not one per request (a loaded machine may later flap; that is another)
+        for (const server of servers) expect(server.stdout().match(/Redis does not answer/g)).toHaveLength(1)
       } finally {
         redis.resume()
       }
       await storeUpOnAll(servers)
-      expectOneLimit(await burst(bases(), KEYS[2], 150), servers)
       for (const server of servers) {
-        expect(server.stdout().match(/Redis does not answer/g)).toHaveLength(1)
-        expect(server.stdout().match(/Redis answers again/g)).toHaveLength(1)
+        expect(server.stdout().match(/Redis answers again/g)?.length ?? 0).toBeGreaterThanOrEqual(1)
       }
+      expectOneLimit(await burst(bases(), KEYS[2], 150), servers)
     },
     SLOW
   )

@@ -19,12 +19,19 @@ const targets: ReadonlyArray<readonly [string, () => Promise<string | undefined>
   ["the compiled binary", binary]
 ]
 
-/** Polls until /health stops answering 200 (the signal has been handled), and returns that answer. */
+/**
+ * Polls until /health stops answering 200 (the signal has been handled), and returns that answer. Each poll opens
+ * its own connection: a pooled keep-alive connection can be reset by the peer between polls on a loaded machine,
+ * which says nothing about draining, so such a poll is simply tried again.
+ */
 const healthOnceDraining = async (base: string): Promise<Response> => {
   const deadline = Date.now() + 5_000
   for (;;) {
-    const response = await fetch(`${base}/health`)
-    if (response.status !== 200 || Date.now() > deadline) return response
+    const response = await fetch(`${base}/health`, { keepalive: false }).catch((error: unknown) => {
+      if (Date.now() > deadline) throw error
+      return undefined
+    })
+    if (response !== undefined && (response.status !== 200 || Date.now() > deadline)) return response
     await Bun.sleep(10)
   }
 }

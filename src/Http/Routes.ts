@@ -23,9 +23,13 @@ const build = (): ReadonlyMap<string, ReadonlyArray<string>> => {
 /** Path to the methods it has. */
 export const knownRoutes = build()
 
-/** A path as the router compares it: duplicate and trailing slashes ignored, percent-decoded, any case. */
+/**
+ * A path as the router compares it: ended at a ";" as at a "?" (`/docs;jsessionid=1` is `/docs`), duplicate and
+ * trailing slashes ignored, percent-decoded, any case.
+ */
 const canonical = (path: string): string => {
-  let text = path.replace(/\/{2,}/g, "/")
+  const semicolon = path.indexOf(";", 1)
+  let text = (semicolon === -1 ? path : path.slice(0, semicolon)).replace(/\/{2,}/g, "/")
   try {
     text = decodeURI(text)
   } catch {

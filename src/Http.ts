@@ -2,7 +2,9 @@
  * The whole HTTP application without a server: API groups wired to their handlers, the error mapping, the
  * OpenAPI document, the interactive docs and metrics. `main.ts` serves it; tests call it in process.
  */
-import { HttpApiBuilder, HttpApiScalar, HttpLayerRouter, HttpMiddleware } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import { Effect, Layer, Scope } from "effect"
 import { ToolsApi } from "./Api.ts"
 import { AuthorizationLive } from "./Http/Authorization.ts"
@@ -23,9 +25,14 @@ const DocsLive = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
     const scope = yield* Effect.scope
     const page = yield* Effect.cached(
-      HttpLayerRouter.toHttpEffect(
-        HttpApiScalar.layerHttpLayerRouter({ api: ToolsApi, path: DOCS_PATH, scalar: { withDefaultFonts: false } })
-      ).pipe(Scope.extend(scope))
+      Effect.promise(() => import("@effect/platform/HttpApiScalar")).pipe(
+        Effect.flatMap((HttpApiScalar) =>
+          HttpLayerRouter.toHttpEffect(
+            HttpApiScalar.layerHttpLayerRouter({ api: ToolsApi, path: DOCS_PATH, scalar: { withDefaultFonts: false } })
+          )
+        ),
+        Scope.extend(scope)
+      )
     )
     yield* router.get(DOCS_PATH, Effect.flatten(page))
   })

@@ -2,8 +2,9 @@
  * The served application: Bun's HTTP server, the edge middleware, logging, and the shutdown drain, as layers.
  * `main.ts` launches `ServerLive`; the compiled-binary and listening-server tests launch it too.
  */
-import { HttpApiBuilder, HttpServer } from "@effect/platform"
-import { BunHttpServer } from "@effect/platform-bun"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServer from "@effect/platform/HttpServer"
+import * as BunHttpServer from "@effect/platform-bun/BunHttpServer"
 import { Cause, ConfigError, Effect, Layer, Logger, LogLevel, Option } from "effect"
 import { integer, oneOf, optionalText } from "./Config.ts"
 import { edge, HttpLive } from "./Http.ts"

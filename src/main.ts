@@ -1,5 +1,5 @@
 /** Composition root: read the command line, launch the server, turn a bad setting into one line and exit 1. */
-import { BunRuntime } from "@effect/platform-bun"
+import * as BunRuntime from "@effect/platform-bun/BunRuntime"
 import { ConfigError, Effect } from "effect"
 import pkg from "../package.json" with { type: "json" }
 import { describe } from "./Config.ts"

@@ -3,7 +3,7 @@
  * of the contract: `{ success: false, error: { code, message, details? } }`. The transform between the two carries
  * the HTTP status, so encoding, the OpenAPI document and `HttpApiClient` all agree.
  */
-import { HttpApiSchema } from "@effect/platform"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { Schema } from "effect"
 
 export class Detail extends Schema.Class<Detail>("Detail")({

@@ -3,7 +3,7 @@
  * for one. Order: key (401, or 429 for an address over its failed-auth budget), token (429), then Content-Type,
  * size and JSON shape (400/413), so an unauthenticated request with a broken body gets 401, never 400.
  */
-import { HttpServerRequest } from "@effect/platform"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Clock, Effect, Layer, MetricLabel } from "effect"
 import { Authorization } from "../Api.ts"
 import { boolean, integer } from "../Config.ts"

@@ -2,7 +2,9 @@
  * The outermost middleware: every response, routed or not, encoded error or not, passes here. It gives each
  * request its id, answers 503 while draining, adds the headers every response carries, counts and logs it.
  */
-import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect, Schema } from "effect"
 import { ServiceUnavailable, ServiceUnavailableWire } from "../Domain/Errors.ts"
 import type { Drain } from "../Services/Drain.ts"

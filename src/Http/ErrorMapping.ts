@@ -4,7 +4,11 @@
  * or 422 for a wage value that is present but wrong; a defect: logged with its cause, answered 500 with nothing
  * of it in the body.
  */
-import { HttpApiBuilder, HttpApiError, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApiError from "@effect/platform/HttpApiError"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Cause, Effect, Option } from "effect"
 import { ToolsApi } from "../Api.ts"
 import { Detail, InternalError, InvalidRequest, InvalidValue, MethodNotAllowed, NotFound } from "../Domain/Errors.ts"

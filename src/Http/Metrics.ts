@@ -2,7 +2,9 @@
  * Prometheus metrics from Effect's `Metric` module: the service updates them synchronously on the request path
  * (`unsafeUpdate`, no Effect allocated) and `/metrics` renders every registered metric in the text format.
  */
-import { HttpApiBuilder, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import type { HttpServerRequest } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect, Layer, Metric, MetricBoundaries, MetricLabel, MetricState } from "effect"
 import type { MetricPair } from "effect"
 import { boolean } from "../Config.ts"

@@ -2,7 +2,7 @@
  * Every path the service answers and its methods, derived from the HttpApi plus the routes outside it, so 404
  * and 405 (with `Allow`) follow the API definition without a second list to keep in step.
  */
-import { HttpApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
 import { ToolsApi } from "../Api.ts"
 
 export const OPENAPI_PATH = "/openapi.json"

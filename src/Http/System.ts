@@ -1,5 +1,5 @@
 /** Handlers of the `system` group. While draining, the edge answers 503 before a request gets here. */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Effect } from "effect"
 import { ToolsApi } from "../Api.ts"
 

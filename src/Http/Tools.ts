@@ -1,5 +1,6 @@
 /** Handlers of the `tools` group: decoded payload in, the service's answer out in the success envelope. */
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect, Schema } from "effect"
 import { ToolsApi } from "../Api.ts"
 import { type UserAgentInfo, UserAgentResponse } from "../Domain/UserAgent.ts"

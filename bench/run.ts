@@ -4,7 +4,7 @@
  * Also the time from start to first response (`startup`) of the source, the compiled binary and the baseline.
  * See bench/README.md.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import type { Subprocess } from "bun"
@@ -17,8 +17,8 @@ const USAGE = `Usage: bun run bench [-- options]
 
   --workload a,b      ua-mix, ua-cold, wage, startup (default: all four)
   --duration S        seconds measured per run (default 10)
-  --warmup S          seconds of load before each measured run, not counted (default 3)
-  --rounds N          runs of each target per workload, alternating baseline and service (default 1)
+  --warmup S          seconds of load before each measured run, not counted (default 5: the JIT settles in ~4)
+  --rounds N          runs of each target per workload, in alternating order (default 1)
   --connections N     wrk connections (default 32)
   --threads N         wrk threads (default 1: the other core is the server's)
   --only T            run one target: service, baseline or floor
@@ -28,7 +28,8 @@ const USAGE = `Usage: bun run bench [-- options]
   --logs DIR          keep each server's stdout (its request log) in DIR instead of /dev/null
   --startup-runs N    starts measured per target for the startup workload (default 5)
   --json PATH         also write the results as JSON
-  --profile DIR       run the service under \`bun --cpu-prof-md\`, one markdown CPU profile a run in DIR
+  --profile DIR       run the service under \`bun --cpu-prof --cpu-prof-md\`: a profile a run in DIR, as .cpuprofile
+                      (summarise it with \`bun bench/profile.ts FILE\`) and as markdown
 `
 
 interface Options {
@@ -62,7 +63,7 @@ const parseOptions = (argv: ReadonlyArray<string>): Options => {
   const options: Options = {
     workloads: [...WORKLOADS, "startup"],
     duration: 10,
-    warmup: 3,
+    warmup: 5,
     rounds: 1,
     connections: 32,
     threads: 1,
@@ -239,7 +240,13 @@ const commandFor = (target: Target, options: Options): Array<string> =>
     : options.binary !== undefined
       ? [options.binary]
       : options.profile !== undefined
-        ? [process.execPath, "--cpu-prof-md", `--cpu-prof-dir=${options.profile}`, join(ROOT, "src/main.ts")]
+        ? [
+            process.execPath,
+            "--cpu-prof",
+            "--cpu-prof-md",
+            `--cpu-prof-dir=${options.profile}`,
+            join(ROOT, "src/main.ts")
+          ]
         : [process.execPath, join(ROOT, "src/main.ts")]
 
 const envFor = (target: Target, options: Options, port: number): Record<string, string> => ({
@@ -399,7 +406,27 @@ const measure = async (
 
 interface Startup {
   readonly target: string
+  /** ms from spawn to the first 200 on /health */
   readonly runs: ReadonlyArray<number>
+  /** ms of CPU the process had used by then, all threads (steadier than the wall time on a shared machine) */
+  readonly cpu: ReadonlyArray<number>
+}
+
+/** CPU time used so far by all the threads of a process, in ms, from /proc/<pid>/task/<tid>/schedstat (ns). */
+const cpuMillis = (pid: number): number => {
+  let ns = 0
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0])
+      } catch {
+        // the thread ended meanwhile
+      }
+    }
+  } catch {
+    return Number.NaN
+  }
+  return ns / 1e6
 }
 
 const measureStartup = async (options: Options): Promise<Array<Startup>> => {
@@ -411,10 +438,10 @@ const measureStartup = async (options: Options): Promise<Array<Startup>> => {
   if (await Bun.file(binary).exists())
     targets.unshift({ name: `binary (${binary.replace(`${ROOT}/`, "")})`, command: [binary] })
   else console.log(`startup: no ${binary}; run \`bun run build\` first to measure the binary`)
-  const results: Array<Startup> = []
-  for (const { name, command } of targets) {
-    const runs: Array<number> = []
-    for (let i = 0; i < options.startupRuns; i++) {
+  const results = targets.map(({ name }) => ({ target: name, runs: [] as Array<number>, cpu: [] as Array<number> }))
+  // interleaved, so a busy moment on the machine does not fall on one target's starts only
+  for (let i = 0; i < options.startupRuns; i++) {
+    for (const [index, { command }] of targets.entries()) {
       const port = freePort()
       const started = performance.now()
       const proc = Bun.spawn(command, {
@@ -424,18 +451,20 @@ const measureStartup = async (options: Options): Promise<Array<Startup>> => {
         stderr: "ignore"
       })
       let elapsed = Number.NaN
+      let cpu = Number.NaN
       while (performance.now() - started < 10_000 && proc.exitCode === null) {
         if (await health(port)) {
           elapsed = performance.now() - started
+          cpu = cpuMillis(proc.pid)
           break
         }
         await Bun.sleep(2)
       }
       proc.kill("SIGTERM")
       await proc.exited
-      runs.push(elapsed)
+      results[index]!.runs.push(elapsed)
+      results[index]!.cpu.push(cpu)
     }
-    results.push({ target: name, runs })
   }
   return results
 }
@@ -577,11 +606,12 @@ const main = async () => {
   console.log("")
   const { lines, rows } = summarise(results)
   if (results.length > 0) for (const line of lines) console.log(line)
-  for (const { target, runs } of startup) {
+  for (const { cpu, runs, target } of startup) {
     const sorted = [...runs].sort((a, b) => a - b)
+    const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
     console.log(
-      `startup ${target}: first response after ${fixed(sorted[Math.floor(sorted.length / 2)]!, 0)} ms median ` +
-        `(${sorted.map((r) => fixed(r, 0)).join(", ")} ms)`
+      `startup ${target}: first response after ${fixed(median(runs), 0)} ms median ` +
+        `(${sorted.map((r) => fixed(r, 0)).join(", ")} ms); CPU by then ${fixed(median(cpu), 0)} ms median`
     )
   }
   if (options.json !== undefined) {

@@ -13,7 +13,7 @@ import { type RateLimitDecision, RateLimiter } from "../Services/RateLimiter.ts"
 import { MAX_JSON_DEPTH, nestedDeeperThan, primeBody, readBody } from "./Body.ts"
 import { clientAddress } from "./ClientAddress.ts"
 import { authFailures, rateLimited as rateLimitedTotal } from "./Metrics.ts"
-import { addResponseHeaders, noteCaller } from "./Edge.ts"
+import { noteCaller, withResponseHeaders } from "./Edge.ts"
 
 const BY_KEY = [MetricLabel.make("reason", "key")]
 const BY_ADDRESS = [MetricLabel.make("reason", "address")]
@@ -22,22 +22,27 @@ const BEARER = /^bearer(?:[ \t]+(.*))?$/i
 const REALM = 'Bearer realm="tools-api"'
 
 const unauthorized = (request: HttpServerRequest.HttpServerRequest, keySent: boolean) =>
-  addResponseHeaders(request, { "www-authenticate": keySent ? `${REALM}, error="invalid_token"` : REALM }).pipe(
-    Effect.zipRight(
-      Effect.fail(
-        new Unauthorized({
-          message: keySent
-            ? "The API key is not valid; send a valid key as Authorization: Bearer <key>"
-            : "Send an API key as Authorization: Bearer <key>"
-        })
-      )
+  withResponseHeaders(
+    request,
+    { "www-authenticate": keySent ? `${REALM}, error="invalid_token"` : REALM },
+    Effect.fail(
+      new Unauthorized({
+        message: keySent
+          ? "The API key is not valid; send a valid key as Authorization: Bearer <key>"
+          : "Send an API key as Authorization: Bearer <key>"
+      })
     )
   )
 
 const rateLimited = (request: HttpServerRequest.HttpServerRequest, decision: RateLimitDecision, message: string) =>
-  addResponseHeaders(request, { "retry-after": String(decision.retryAfterSeconds) }).pipe(
-    Effect.zipRight(Effect.fail(new RateLimited({ message })))
+  withResponseHeaders(
+    request,
+    { "retry-after": String(decision.retryAfterSeconds) },
+    Effect.fail(new RateLimited({ message }))
   )
+
+/** Why a known caller's request goes no further: out of tokens, or a body that is not a JSON object in bounds. */
+type Rejected = RateLimited | InvalidRequest | PayloadTooLarge
 
 const seconds = (n: number) => `${n} second${n === 1 ? "" : "s"}`
 
@@ -62,13 +67,17 @@ export const AuthorizationLive = Layer.effect(
       "x-ratelimit-reset": String(Math.ceil(now / 1000) + decision.resetSeconds)
     })
 
-    // Plain combinators rather than Effect.gen below: this runs on every request, and a generator costs a
-    // little on every step.
+    // Plain combinators rather than Effect.gen below, and as few steps as the work allows: this runs on every
+    // request, and each step of an Effect costs the fiber's run loop a little.
 
-    /** The body, checked: JSON media type, within the size limit, a JSON object. HttpApi decodes it next, unparsed. */
-    const checkBody = (
-      request: HttpServerRequest.HttpServerRequest
-    ): Effect.Effect<void, InvalidRequest | PayloadTooLarge> => {
+    /**
+     * The body, checked: JSON media type, within the size limit, a JSON object; then `caller`. HttpApi decodes the
+     * body next, from the parse made here.
+     */
+    const checkBody = <A>(
+      request: HttpServerRequest.HttpServerRequest,
+      caller: A
+    ): Effect.Effect<A, InvalidRequest | PayloadTooLarge> => {
       const contentType = request.headers["content-type"]
       if (contentType !== undefined && !isJson(contentType)) {
         return Effect.fail(new InvalidRequest({ message: "Content-Type must be application/json" }))
@@ -88,7 +97,7 @@ export const AuthorizationLive = Layer.effect(
           return Effect.fail(new InvalidRequest({ message }))
         }
         primeBody(request, text, body)
-        return Effect.void
+        return Effect.succeed(caller)
       })
     }
 
@@ -116,15 +125,15 @@ export const AuthorizationLive = Layer.effect(
     const admit = (
       request: HttpServerRequest.HttpServerRequest,
       caller: { readonly id: string; readonly bucket: string }
-    ): Effect.Effect<{ readonly id: string }, RateLimited | InvalidRequest | PayloadTooLarge> => {
+    ): Effect.Effect<{ readonly id: string }, Rejected> => {
       noteCaller(request, caller.id)
-      return Effect.flatMap(
-        Effect.zip(limiter.take(caller.bucket), Clock.currentTimeMillis),
-        ([decision, now]): Effect.Effect<{ readonly id: string }, RateLimited | InvalidRequest | PayloadTooLarge> => {
-          const headers = addResponseHeaders(request, rateLimitHeaders(decision, now))
-          if (decision.allowed) return Effect.zipRight(headers, Effect.as(checkBody(request), { id: caller.id }))
+      return Effect.flatMap(limiter.take(caller.bucket), (decision) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now): Effect.Effect<{ readonly id: string }, Rejected> => {
+          const headers = rateLimitHeaders(decision, now)
+          if (decision.allowed) return withResponseHeaders(request, headers, checkBody(request, { id: caller.id }))
           rateLimitedTotal.unsafeUpdate(1, BY_KEY)
-          return Effect.zipRight(
+          return withResponseHeaders(
+            request,
             headers,
             rateLimited(
               request,
@@ -132,7 +141,7 @@ export const AuthorizationLive = Layer.effect(
               `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${seconds(decision.retryAfterSeconds)}`
             )
           )
-        }
+        })
       )
     }
 
@@ -143,9 +152,7 @@ export const AuthorizationLive = Layer.effect(
           if (key === "") return refuse(request, false)
           return Effect.flatMap(
             keys.authenticate(key),
-            (
-              caller
-            ): Effect.Effect<{ readonly id: string }, Unauthorized | RateLimited | InvalidRequest | PayloadTooLarge> =>
+            (caller): Effect.Effect<{ readonly id: string }, Unauthorized | Rejected> =>
               caller._tag === "None" ? refuse(request, true) : admit(request, caller.value)
           )
         })

@@ -53,9 +53,16 @@ export const readBody = (
     // cache per request for it.
     const source = request.source
     if (!(source instanceof Request)) return Effect.mapError(request.text, unreadable)
-    return Effect.tryPromise({ try: () => source.text(), catch: unreadable }).pipe(
-      Effect.tap((text) => primeBody(request, text))
-    )
+    // One asynchronous step rather than tryPromise and a tap: this runs on every request.
+    return Effect.async<string, InvalidRequest>((resume) => {
+      source.text().then(
+        (text) => {
+          primeBody(request, text)
+          resume(Effect.succeed(text))
+        },
+        () => resume(Effect.fail(unreadable()))
+      )
+    })
   }
   return request.stream.pipe(
     Stream.runFoldWhile(

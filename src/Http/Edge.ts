@@ -38,23 +38,31 @@ export const noteCaller = (request: HttpServerRequest.HttpServerRequest, keyId: 
   if (note !== undefined) note.keyId = keyId
 }
 
-/**
- * Headers for this request's response, success or error alike. A request that did not pass the edge (an HttpApi
- * used without it) gets them from a pre-response handler instead.
- */
-export const addResponseHeaders = (
-  request: HttpServerRequest.HttpServerRequest,
-  headers: Record<string, string>
-): Effect.Effect<void> => {
+/** Notes headers for this request's response, if the edge saw the request; false if it did not. */
+const noteHeaders = (request: HttpServerRequest.HttpServerRequest, headers: Record<string, string>): boolean => {
   const note = notes.get(keyOf(request))
-  if (note === undefined) {
-    return HttpApp.appendPreResponseHandler((_, response) =>
-      Effect.succeed(HttpServerResponse.setHeaders(response, headers))
-    )
-  }
+  if (note === undefined) return false
   note.headers = note.headers === undefined ? headers : { ...note.headers, ...headers }
-  return Effect.void
+  return true
 }
+
+/**
+ * `next`, with these headers on the request's response, success or error alike. A request that did not pass the
+ * edge (an HttpApi used without it) gets them from a pre-response handler instead.
+ */
+export const withResponseHeaders = <A, E, R>(
+  request: HttpServerRequest.HttpServerRequest,
+  headers: Record<string, string>,
+  next: Effect.Effect<A, E, R>
+): Effect.Effect<A, E, R> =>
+  noteHeaders(request, headers)
+    ? next
+    : Effect.zipRight(
+        HttpApp.appendPreResponseHandler((_, response) =>
+          Effect.succeed(HttpServerResponse.setHeaders(response, headers))
+        ),
+        next
+      )
 
 /** A client's own id is kept when sane: 1 to 128 visible ASCII characters. */
 const SANE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/
@@ -99,7 +107,6 @@ const finish = (
 export const edge =
   (drain: Drain) =>
   (app: HttpApp.Default): HttpApp.Default => {
-    const leave = Effect.sync(drain.leave)
     return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       const started = performance.now()
       const supplied = request.headers["x-request-id"]
@@ -111,18 +118,21 @@ export const edge =
       notes.set(keyOf(request), note)
       if (drain.isDraining()) return finish(request, note, started, draining)
       drain.enter()
-      // A request cut by shutdown (still unfinished at the drain deadline) is answered 503 by the framework with
-      // an empty body: it gets the envelope instead.
+      // The framework runs the pre-response handler once for every request, answered or failed, interrupted
+      // included (its response path is uninterruptible), so the request leaves the drain's count there. A request
+      // cut by shutdown (still unfinished at the drain deadline) is answered 503 by the framework with an empty
+      // body: it gets the envelope instead.
       return Effect.zipRight(
-        HttpApp.appendPreResponseHandler((_, response) =>
-          finish(
+        HttpApp.appendPreResponseHandler((_, response) => {
+          drain.leave()
+          return finish(
             request,
             note,
             started,
             response.status === 503 && response.body._tag === "Empty" ? draining : response
           )
-        ),
-        Effect.ensuring(app, leave)
+        }),
+        app
       )
     })
   }

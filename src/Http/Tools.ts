@@ -4,11 +4,14 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect, Schema } from "effect"
 import { ToolsApi } from "../Api.ts"
 import { type UserAgentInfo, UserAgentResponse } from "../Domain/UserAgent.ts"
-import { assumptions } from "../Domain/Wage.ts"
+import { assumptions, type Estimates, WageResponse } from "../Domain/Wage.ts"
 import { UserAgents } from "../Services/UserAgents.ts"
 import { Wages } from "../Services/Wages.ts"
 
 const encodeUserAgentResponse = Schema.encodeSync(UserAgentResponse)
+const encodeWageResponse = Schema.encodeSync(WageResponse)
+
+const json = (body: string) => HttpServerResponse.text(body, { contentType: "application/json" })
 
 /**
  * The 200 body of a parse or generate answer, encoded by its schema and serialised once per answer object: the
@@ -22,8 +25,15 @@ const userAgentAnswer = (data: UserAgentInfo) => {
     body = JSON.stringify(encodeUserAgentResponse({ success: true, data }))
     bodies.set(data, body)
   }
-  return HttpServerResponse.text(body, { contentType: "application/json" })
+  return json(body)
 }
+
+/**
+ * The 200 body of a wage answer, encoded by its schema as HttpApi would, but in one synchronous call: HttpApi's
+ * own encoding of a returned value runs as a dozen steps of the request's fiber.
+ */
+const wageAnswer = (estimates: Estimates) =>
+  json(JSON.stringify(encodeWageResponse({ success: true, estimates, assumptions })))
 
 export const ToolsLive = HttpApiBuilder.group(ToolsApi, "tools", (handlers) =>
   Effect.gen(function* () {
@@ -38,8 +48,6 @@ export const ToolsLive = HttpApiBuilder.group(ToolsApi, "tools", (handlers) =>
           userAgentAnswer
         )
       )
-      .handle("wageEstimator", ({ payload }) =>
-        Effect.map(wages.estimate(payload), (estimates) => ({ success: true as const, estimates, assumptions }))
-      )
+      .handle("wageEstimator", ({ payload }) => Effect.map(wages.estimate(payload), wageAnswer))
   })
 )

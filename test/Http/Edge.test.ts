@@ -226,6 +226,57 @@ describe("draining", () => {
   })
 })
 
+describe("the in-flight count, which shutdown waits on", () => {
+  test("is back to zero after every kind of answer, a client that gave up included", async () => {
+    const counted = makeTestApp({ perMinute: 5, env: { MAX_BODY_BYTES: "256" } })
+    try {
+      const answers = [
+        await counted.post(WAGE_PATH, { hourlyWage: 20 }),
+        await counted.post(UA_PATH, { operation: "parse", userAgent: CHROME_WINDOWS }),
+        await counted.post(WAGE_PATH, "{", { raw: true }),
+        await counted.post(WAGE_PATH, { hourlyWage: -1 }),
+        await counted.post(UA_PATH, { operation: "parse", userAgent: "x".repeat(300) }),
+        await counted.post(WAGE_PATH, { hourlyWage: 20 }), // the sixth in a minute of five
+        await counted.post(WAGE_PATH, {}, { key: null }),
+        await counted.post(WAGE_PATH, { hourlyWage: 1 }, { key: "wrong" }),
+        await counted.request("/nowhere"),
+        await counted.request(WAGE_PATH, { method: "GET" }),
+        await counted.request("/health"),
+        await counted.request("/metrics")
+      ]
+      expect(answers.map((response) => response.status)).toEqual([
+        200, 200, 400, 422, 413, 429, 401, 401, 404, 405, 200, 200
+      ])
+      expect(counted.drain.inFlight()).toBe(0)
+
+      // A body that never ends, from a client that then goes away: the request is interrupted, and still leaves.
+      const fresh = makeTestApp({ env: { MAX_BODY_BYTES: "64" } })
+      try {
+        const abort = new AbortController()
+        const body = new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode("{")) })
+        const pending = fresh.handler(
+          new Request(`http://localhost${WAGE_PATH}`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+            body,
+            signal: abort.signal,
+            duplex: "half"
+          } as RequestInit)
+        )
+        await Bun.sleep(20)
+        expect(fresh.drain.inFlight()).toBe(1)
+        abort.abort()
+        await pending
+        expect(fresh.drain.inFlight()).toBe(0)
+      } finally {
+        await fresh.dispose()
+      }
+    } finally {
+      await counted.dispose()
+    }
+  })
+})
+
 describe("a request cut on the server side", () => {
   test("gets the 503 envelope, not the framework's empty 503 (what shutdown does to one past the deadline)", async () => {
     const cut = makeTestApp({
@@ -239,6 +290,7 @@ describe("a request cut on the server side", () => {
       await errorOf(response, 503, "service_unavailable")
       expect(response.headers.get("x-content-type-options")).toBe("nosniff")
       expect(response.headers.get("cache-control")).toBe("no-store")
+      expect(cut.drain.inFlight()).toBe(0)
     } finally {
       await cut.dispose()
     }
@@ -264,6 +316,7 @@ describe("a bug", () => {
       const error = await errorOf(response, 500, "internal_error")
       expect(JSON.stringify(error)).not.toMatch(/secret|stack|\/srv|Error/)
       expect(response.headers.get("x-request-id")).not.toBeNull()
+      expect(failing.drain.inFlight()).toBe(0)
     } finally {
       await failing.dispose()
     }

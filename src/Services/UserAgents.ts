@@ -8,7 +8,13 @@ import { LRUCache } from "lru-cache"
 import { integer } from "../Config.ts"
 import { Detail, InvalidRequest } from "../Domain/Errors.ts"
 import type { UserAgentInfo } from "../Domain/UserAgent.ts"
-import { buildPools, checkCombination, generate, type GenerateOptions } from "../Domain/UserAgentGenerate.ts"
+import {
+  buildPools,
+  checkCombination,
+  generate,
+  type GenerateOptions,
+  type TrafficEntry
+} from "../Domain/UserAgentGenerate.ts"
 import { parseUserAgent } from "../Domain/UserAgentNormalise.ts"
 
 export interface GenerateRequestOptions extends GenerateOptions {
@@ -49,8 +55,21 @@ const safeParse = (userAgent: string, headers?: Readonly<Record<string, string>>
   }
 }
 
+/**
+ * Each string of the data set with its weight, read through a filter function, which the library calls with its
+ * own entries: `UserAgent.top()` would return a deep copy of all of them (~10 MB more at the peak) for two fields.
+ */
+const traffic = (UserAgent: typeof import("user-agents").default): Array<TrafficEntry> => {
+  const entries: Array<TrafficEntry> = []
+  UserAgent.random((entry: TrafficEntry) => {
+    entries.push({ userAgent: entry.userAgent, weight: entry.weight })
+    return true
+  })
+  return entries
+}
+
 const loadPools = Effect.promise(() => import("user-agents")).pipe(
-  Effect.map(({ default: UserAgent }) => buildPools(UserAgent.top(), (ua) => safeParse(ua))),
+  Effect.map(({ default: UserAgent }) => buildPools(traffic(UserAgent), (ua) => safeParse(ua))),
   Effect.withSpan("UserAgents.loadPools")
 )
 

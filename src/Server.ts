@@ -4,10 +4,10 @@
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServer from "@effect/platform/HttpServer"
-import * as BunHttpServer from "@effect/platform-bun/BunHttpServer"
 import { Cause, ConfigError, Effect, Layer, Logger, LogLevel, Option } from "effect"
 import { integer, oneOf, optionalText } from "./Config.ts"
 import { edge, HttpLive } from "./Http.ts"
+import * as BunServer from "./Http/BunServer.ts"
 import { JsonLoggerLive } from "./Http/RequestLog.ts"
 import { ApiKeyStore } from "./Services/ApiKeyStore.ts"
 import { Drain } from "./Services/Drain.ts"
@@ -76,7 +76,7 @@ const BunServerLive = Layer.unwrapEffect(
     // buffering past it (Http/Body.ts), so Bun's cap only has to be out of the way, for the 413 to have its body.
     // A worker (Workers.ts) shares the port with its siblings; a lone process must find it free.
     const reusePort = Option.isSome(yield* workerIndex)
-    return BunHttpServer.layer({
+    return BunServer.layer({
       port,
       hostname,
       reusePort,

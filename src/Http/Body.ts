@@ -3,7 +3,7 @@
  * it is refused unread; a body without one (chunked) is counted as it arrives and refused once past the limit.
  */
 import type { HttpServerRequest } from "@effect/platform"
-import { Chunk, Effect, Stream } from "effect"
+import { Effect } from "effect"
 import { InvalidRequest, PayloadTooLarge } from "../Domain/Errors.ts"
 
 const unreadable = () => new InvalidRequest({ message: "The request body could not be read" })
@@ -47,35 +47,57 @@ export const readBody = (
   // Built only when needed: a Schema.TaggedError validates its fields and captures a stack, ~5% of a request.
   const tooLarge = () => new PayloadTooLarge({ message: `The request body is over the limit of ${maxBytes} bytes` })
   const declared = request.headers["content-length"]
+  if (declared !== undefined && Number(declared) > maxBytes) return Effect.fail(tooLarge())
+  const read = (text: string | undefined): Effect.Effect<string, PayloadTooLarge> => {
+    if (text === undefined) return Effect.fail(tooLarge())
+    primeBody(request, text)
+    return Effect.succeed(text)
+  }
+  const source = request.source
+  // Another platform's request: its own reading (buffered whole), the limit checked after.
+  if (!(source instanceof Request)) {
+    return Effect.flatMap(Effect.mapError(request.text, unreadable), (text) =>
+      read(Buffer.byteLength(text) > maxBytes ? undefined : text)
+    )
+  }
+  // Bun's own Request, read directly, in one asynchronous step: the framework's `text` runs a nested runtime and
+  // builds a cache a request, and its `stream` takes some 700 steps of the fiber for a small chunked body.
   if (declared !== undefined) {
-    if (Number(declared) > maxBytes) return Effect.fail(tooLarge())
-    // Bun's (or a test's) own Request, read directly: the framework's `text` runs a nested runtime and builds a
-    // cache per request for it.
-    const source = request.source
-    if (!(source instanceof Request)) return Effect.mapError(request.text, unreadable)
-    // One asynchronous step rather than tryPromise and a tap: this runs on every request.
-    return Effect.async<string, InvalidRequest>((resume) => {
+    return Effect.async<string, InvalidRequest | PayloadTooLarge>((resume) => {
       source.text().then(
-        (text) => {
-          primeBody(request, text)
-          resume(Effect.succeed(text))
-        },
+        (text) => resume(read(text)),
         () => resume(Effect.fail(unreadable()))
       )
     })
   }
-  return request.stream.pipe(
-    Stream.runFoldWhile(
-      { chunks: Chunk.empty<Uint8Array>(), size: 0 },
-      (read) => read.size <= maxBytes,
-      (read, chunk) => ({ chunks: Chunk.append(read.chunks, chunk), size: read.size + chunk.byteLength })
-    ),
-    Effect.mapError(unreadable),
-    Effect.flatMap(({ chunks, size }) => {
-      if (size > maxBytes) return Effect.fail(tooLarge())
-      const text = Buffer.concat(Chunk.toReadonlyArray(chunks)).toString("utf8")
-      primeBody(request, text)
-      return Effect.succeed(text)
-    })
-  )
+  return Effect.async<string, InvalidRequest | PayloadTooLarge>((resume, signal) => {
+    readWithin(source, maxBytes, signal).then(
+      (text) => resume(read(text)),
+      () => resume(Effect.fail(unreadable()))
+    )
+  })
+}
+
+/** The body as text, or undefined once it is over `maxBytes`: counted as it arrives, never buffered past it. */
+const readWithin = async (source: Request, maxBytes: number, signal: AbortSignal): Promise<string | undefined> => {
+  if (source.body === null) return ""
+  const reader = source.body.getReader()
+  const stop = () => void reader.cancel().catch(() => {})
+  signal.addEventListener("abort", stop, { once: true })
+  try {
+    const chunks: Array<Uint8Array> = []
+    let size = 0
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) return Buffer.concat(chunks, size).toString("utf8")
+      size += value.byteLength
+      if (size > maxBytes) {
+        stop()
+        return undefined
+      }
+      chunks.push(value)
+    }
+  } finally {
+    signal.removeEventListener("abort", stop)
+  }
 }

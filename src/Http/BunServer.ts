@@ -1,6 +1,6 @@
 /**
  * Bun's HTTP server as an @effect/platform `HttpServer`, doing for each request what `@effect/platform-bun`'s does
- * in fewer steps of the fiber's run loop: 167 against 201 for a wage request, 11-18% less CPU a request
+ * in fewer steps of the fiber's run loop: 145 against 201 for a wage request, 14-18% less CPU a request
  * (`bun bench/adapter.ts` measures both side by side in one process).
  *
  * A request runs as one fiber holding the request and a scope of its own, closed when the fiber ends. The fiber is

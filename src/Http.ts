@@ -46,7 +46,8 @@ export const ApiLive = HttpApiBuilder.api(ToolsApi).pipe(
 /**
  * No span per request on the API's own routes: nothing exports them, and the tracer middleware (a span with a dozen
  * attributes, the URL parsed, the headers redacted) cost a third of a request. A layer setting that is inherited
- * by the server built after it.
+ * by the server built after it, for the platform's servers (the tests' `toWebHandler`); the service's own
+ * (`Http/BunServer.ts`) opens no span at all.
  */
 const TracerOffOnApiRoutes = Layer.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, (request) =>
   request.url.startsWith("/v1/")

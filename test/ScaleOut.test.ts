@@ -156,6 +156,8 @@ describe("WORKERS=2", () => {
     async () => {
       expect(primary.stdout().match(/Listening on/g)).toHaveLength(1)
       expect(workerPids()).toHaveLength(2)
+      // stdout and stderr are separate pipes: the key's line, written after "Listening on", may be read later
+      await waitFor(async () => /generated for this run only/.test(primary.stderr()))
       expect(primary.stderr().match(/generated for this run only/g)).toHaveLength(1)
       const key = /generated for this run only: (\S+)/.exec(primary.stderr())![1]!
       expectOneLimit(await burst([primary.base], key, 150), [primary])

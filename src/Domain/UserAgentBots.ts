@@ -1,0 +1,77 @@
+/**
+ * Bot detection: isbot decides whether a string is a bot, and ua-parser-js's bot extension or the product token
+ * around isbot's match names it; a category says what kind of bot it is.
+ */
+import { isbotMatch } from "isbot"
+import { UAParser } from "ua-parser-js"
+import { isAIAssistant, isAICrawler } from "ua-parser-js/bot-detection"
+import { Bots } from "ua-parser-js/extensions"
+import { known, UNKNOWN } from "./UserAgentFamilies.ts"
+
+export interface Bot {
+  readonly isBot: boolean
+  readonly name: string
+  readonly version: string
+  readonly category: string
+}
+
+const parserBotTypes = new Set(["crawler", "fetcher", "cli", "library"])
+const noBot: Bot = { isBot: false, name: UNKNOWN, version: UNKNOWN, category: UNKNOWN }
+
+// isbot's catch-all pattern flags any string without a browser's shape ("asdf", "Mozilla/5.0"): a bot, but the
+// match is then the whole string, not a name. A name is taken only from a product token around the match.
+const notNames = /^(mozilla|applewebkit|safari|chrome|gecko|compatible|version|khtml|like|linux|windows|u)$/i
+
+const tokenAround = (ua: string, match: string): { name: string; version: string } | undefined => {
+  const needle = match.trim()
+  const segment = ua
+    .split(/[;(),]/)
+    .find((part) => part.includes(needle))
+    ?.trim()
+  if (segment === undefined) return undefined
+  const words = segment.split(/\s+/)
+  const word = words.find((w) => w.includes(needle))
+  if (word === undefined || (needle === ua.trim() && !word.includes("/"))) return undefined
+  // "Googlebot/2.1" names itself; a bare keyword ("bot", "Spider") takes the words before it ("Catchpoint bot")
+  const [head = "", version] = word.split("/")
+  const name =
+    version !== undefined || word !== needle
+      ? head
+      : words
+          .slice(0, words.indexOf(word) + 1)
+          .filter((w) => /^[A-Za-z][\w.!-]*$/.test(w))
+          .join(" ")
+  if (name === "" || name.length > 40 || notNames.test(name) || /[@:+]|^\W/.test(name)) return undefined
+  return { name, version: version?.match(/^v?(\d[\w.-]*)/)?.[1] ?? UNKNOWN }
+}
+
+const monitors = /monitor|uptime|pingdom|statuscake|synthetic|site24x7|catchpoint|gomez|newrelic|datadog|checkly|ptst/i
+const libraries = /https?-?client|http|request|urllib|okhttp|axios|java|perl|ruby|php|python|\bgo\b|node|wget|curl/i
+
+const categoryOf = (ua: string, name: string, parserType: string | undefined): string => {
+  const text = `${name} ${ua}`
+  if (isAICrawler(ua) || isAIAssistant(ua)) return "ai"
+  if (/headless|phantomjs|puppeteer|playwright|selenium|webdriver/i.test(text)) return "headless"
+  if (monitors.test(text)) return "monitor"
+  if (parserType !== undefined && parserBotTypes.has(parserType)) return parserType
+  if (/crawl|spider|bot\b|bot[/_-]|slurp|archiv|seeker|scan/i.test(text)) return "crawler"
+  if (/preview|fetch|externalhit|proxy|feed|rss|reader|expand/i.test(text)) return "fetcher"
+  if (libraries.test(text)) return "library"
+  return UNKNOWN
+}
+
+/**
+ * isbot's verdict, with ua-parser-js's bot extensions naming what they know (Googlebot, GPTBot, curl, ...);
+ * otherwise the product token around isbot's match names it.
+ */
+export const detectBot = (ua: string): Bot => {
+  const match = isbotMatch(ua)
+  if (match === null) return noBot
+  // a second parse with the bot extensions, only for strings isbot flags, so browsers pay nothing for it
+  const named = new UAParser(ua, Bots).getBrowser()
+  const parserBot = named.type !== undefined && parserBotTypes.has(named.type)
+  const fromToken = parserBot ? undefined : tokenAround(ua, match)
+  const name = parserBot ? known(named.name) : (fromToken?.name ?? UNKNOWN)
+  const version = parserBot ? known(named.version) : (fromToken?.version ?? UNKNOWN)
+  return { isBot: true, name, version, category: categoryOf(ua, name, named.type) }
+}

@@ -1,0 +1,97 @@
+/**
+ * The contract's mapping of the parser's raw names: browser and OS families, device types, and "Unknown" for
+ * anything undetermined. Names outside the contract's families pass through as the parser gives them.
+ */
+import type { DeviceType } from "./Families.ts"
+
+export const UNKNOWN = "Unknown"
+
+/** The value, or "Unknown" when the parser left it missing or blank. */
+export const known = (value: string | undefined): string =>
+  value === undefined || value.trim() === "" ? UNKNOWN : value
+
+const browserFamilies: Record<string, string> = {
+  chrome: "Chrome",
+  "mobile chrome": "Chrome",
+  "chrome webview": "Chrome",
+  "chrome headless": "Chrome",
+  chromium: "Chrome",
+  firefox: "Firefox",
+  "mobile firefox": "Firefox",
+  "firefox focus": "Firefox",
+  safari: "Safari",
+  "mobile safari": "Safari",
+  ie: "IE",
+  iemobile: "IE"
+}
+
+/** The contract's browser family, or the parser's own name for anything outside the families. */
+export const browserFamily = (name: string | undefined): string => {
+  const raw = known(name)
+  const lower = raw.toLowerCase()
+  if (lower === "edge" || lower.startsWith("edge ")) return "Edge"
+  return browserFamilies[lower] ?? raw
+}
+
+// Distributions ua-parser-js names; others it reports as "Linux" already.
+const linuxDistributions = new Set([
+  "arch",
+  "centos",
+  "debian",
+  "deepin",
+  "elementary os",
+  "fedora",
+  "gentoo",
+  "ghostbsd-linux",
+  "gnu",
+  "joli",
+  "knoppix",
+  "kubuntu",
+  "linpus",
+  "linspire",
+  "linux",
+  "mageia",
+  "mandriva",
+  "manjaro",
+  "mint",
+  "pclinuxos",
+  "raspbian",
+  "redhat",
+  "sabayon",
+  "slackware",
+  "suse",
+  "ubuntu",
+  "vectorlinux",
+  "xubuntu",
+  "zenwalk"
+])
+
+/** The contract's OS family, or the parser's own name ("Chrome OS", "HarmonyOS", ...). */
+export const osFamily = (name: string | undefined): string => {
+  const raw = known(name)
+  const lower = raw.toLowerCase()
+  if (lower === "windows" || lower === "windows rt") return "Windows"
+  if (lower === "macos" || lower === "mac os") return "macOS"
+  if (lower === "ios" || lower === "ipados") return "iOS"
+  if (lower === "android" || lower === "android-x86" || lower === "chromecast android") return "Android"
+  if (linuxDistributions.has(lower)) return "Linux"
+  return raw
+}
+
+const deviceTypes: Record<string, DeviceType> = {
+  mobile: "Mobile",
+  tablet: "Tablet",
+  smarttv: "SmartTV",
+  console: "Console",
+  wearable: "Wearable",
+  xr: "XR",
+  embedded: "Embedded"
+}
+const desktopOses = new Set(["Windows", "macOS", "Linux", "Chrome OS", "Chromium OS"])
+
+/** The contract's device type: the parser's class, else Desktop for a desktop OS that is not a bot. */
+export const deviceType = (type: string | undefined, os: string, isBot: boolean): DeviceType => {
+  const mapped = type === undefined ? undefined : deviceTypes[type.toLowerCase()]
+  if (mapped !== undefined) return mapped
+  return desktopOses.has(os) && !isBot ? "Desktop" : "Unknown"
+}

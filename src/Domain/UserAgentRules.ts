@@ -1,0 +1,148 @@
+/**
+ * Accuracy rules: what the library leaves undecided or gets wrong, as general rules about how user agents are
+ * built, applied to its result before the contract's mapping. Each is measured by `bun run accuracy`; none names a
+ * single string.
+ */
+import type { Bot } from "./UserAgentBots.ts"
+import { isBrowserFamily } from "./Families.ts"
+import { browserFamily, osFamily, UNKNOWN } from "./UserAgentFamilies.ts"
+
+/** The part of a ua-parser-js result we read; `IResult` fits it. */
+export interface ParserResult {
+  readonly browser: { readonly name?: string | undefined; readonly version?: string | undefined }
+  readonly os: { readonly name?: string | undefined; readonly version?: string | undefined }
+  readonly device: {
+    readonly type?: string | undefined
+    readonly vendor?: string | undefined
+    readonly model?: string | undefined
+  }
+  readonly cpu: { readonly architecture?: string | undefined }
+  readonly engine: { readonly name?: string | undefined; readonly version?: string | undefined }
+}
+
+/** Strings pasted from form-encoded logs carry "+" for every space; the parser needs the spaces back. */
+export const decodeSpaces = (ua: string): string =>
+  !ua.includes(" ") && /\+\(|\)\+/.test(ua) ? ua.replaceAll("+", " ") : ua
+
+// Tokens a Chrome, Safari, Firefox, Edge or IE string is made of. Anything else outside the parentheses is the
+// product that really sent the string: an app embedding the engine, or a rebranded browser (uap-core agrees).
+const ownTokens = new RegExp(
+  "^(mozilla|applewebkit|khtml|gecko|like|chrome|chromium|crios|headlesschrome|safari|mobile|version|firefox|fxios|" +
+    "focus|edg|edge|edga|edgios|msie|trident|vr|tv|ubuntu|debian|fedora|mint|arch|centos)$",
+  "i"
+)
+
+const foreignProduct = (ua: string): { name: string; version?: string } | undefined => {
+  let text = ua
+  // innermost parentheses first, so nested comments go too
+  for (let i = 0; i < 4 && /\([^()]*\)/.test(text); i++) text = text.replace(/\([^()]*\)/g, " ")
+  let bare: string | undefined
+  for (const token of text.split(/\s+/)) {
+    const [name = "", version] = token.replace(/^[[\]"']+|[[\]"']+$/g, "").split("/")
+    if (!/^[A-Za-z0-9][\w.-]*$/.test(name) || !/[A-Za-z]{2}/.test(name) || ownTokens.test(name)) continue
+    if (version !== undefined) return { name, version: /^v?(\d[\w.]*)/.exec(version)?.[1] ?? UNKNOWN }
+    // a bare word counts when it looks like a name ("Brave", "Sparrow"), not a lower-case qualifier
+    if (bare === undefined && /^[A-Z0-9]/.test(name) && name.length > 2) bare = name
+  }
+  return bare === undefined ? undefined : { name: bare }
+}
+
+const appleOses = new Set(["iOS", "macOS"])
+
+const leadingFamily = /^(Safari|Chrome|Firefox)\/?(\d[\d.]*)/
+// An app's own string leads with its name, which may have spaces: "Rummy LITE iPad/2.3.0", "Airmail 1.0.6 (...)".
+const leadingProduct = /^([A-Za-z][\w .!'&+-]{0,38}?)[ /]v?(\d[\w.]*)/
+
+const refineBrowser = (ua: string, fields: ParserResult, bot: Bot): ParserResult["browser"] => {
+  // a crawler that borrows a browser's string is the crawler; headless browsers stay the browser they are
+  if (bot.isBot && bot.category !== "headless") return { name: bot.name, version: bot.version }
+  const os = osFamily(fields.os.name)
+  let browser = fields.browser
+  // Android 4.4's WebView said "Version/4.0 Chrome/..." before it learnt "; wv": a Chrome WebView, not the old
+  // Android Browser
+  if (browser.name === "Android Browser" && /\bChrome\/\d/.test(ua)) {
+    browser = { name: "Chrome WebView", version: /\bChrome\/([\d.]+)/.exec(ua)?.[1] }
+  }
+  const family = browserFamily(browser.name)
+  if (family === UNKNOWN || family === "WebKit" || isBrowserFamily(family)) {
+    const leading = leadingFamily.exec(ua) ?? (family === UNKNOWN ? leadingProduct.exec(ua) : null)
+    if (leading !== null && leading[1] !== "Mozilla") return { name: leading[1]?.trim(), version: leading[2] }
+    const other = foreignProduct(ua)
+    if (other !== undefined) return { name: other.name, version: other.version }
+  }
+  // iOS apps show pages in WKWebView, which is Safari's engine and says only "Mobile/..."
+  if (browser.name === "WebKit" && os === "iOS") return { name: "Mobile Safari", version: undefined }
+  if (family === "Safari") {
+    // "AppleWebKit/537.8+": a WebKit nightly build, not a Safari release
+    if (/AppleWebKit\/[\d.]+\+/.test(ua)) return { name: "WebKit Nightly", version: undefined }
+    // WebKit browsers of BlackBerry, Symbian, webOS and the like end in "Safari/..." without being Safari
+    if (!appleOses.has(os) && os !== "Windows") return { name: "WebKit", version: undefined }
+  }
+  return browser
+}
+
+// Apple's Intel and Apple-silicon model names, or an x86 CPU, in a CFNetwork/Darwin string: a Mac, not an iPhone.
+const macDarwin = /\bDarwin\/(\d+)[^]*(\(i386\)|\(x86_64\)|i386\/|\b(MacBook|Macmini|iMac|MacPro|Mac\d+,\d))/
+const darwinToMacOs = (darwin: number): string =>
+  darwin <= 19 ? `10.${darwin - 4}` : darwin <= 24 ? String(darwin - 9) : String(darwin + 1)
+
+/** Names of OSes in strings the library does not parse ("Mozilla/5.0 (Windows; U; en-US)", "(iOS; U)"). */
+const osByName: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\bWindows\b|Microsoft_Windows|\bWin(?:32|64|NT)\b/, "Windows"],
+  [/\biOS\b|\biPhone\b|\biPad\b/, "iOS"],
+  [/\bAndroid\b/, "Android"],
+  [/\bMac OS X\b|\bMacintosh\b|\bmacOS\b/, "macOS"],
+  [/\bLinux\b|\bX11\b/, "Linux"]
+]
+
+const refineOs = (ua: string, fields: ParserResult): ParserResult["os"] => {
+  const { os } = fields
+  const darwin = macDarwin.exec(ua)
+  if (darwin?.[1] !== undefined) return { name: "macOS", version: darwinToMacOs(Number(darwin[1])) }
+  if (/\btvOS\b/.test(ua)) return { name: "tvOS", version: /\btvOS ([\d.]+)/.exec(ua)?.[1] }
+  if (/\bWP7\b|ZuneWP7|Windows Phone/.test(ua)) return { name: "Windows Phone", version: os.version }
+  // Kindle e-readers run Amazon's own system (Fire tablets say Android and are handled as Android)
+  const kindle = /\bKindle\/(\d[\d.]*)/.exec(ua)
+  if (kindle !== null && !/\bAndroid\b/.test(ua)) return { name: "Kindle", version: kindle[1] }
+  // browsers that exist on one OS only: Chrome, Firefox and Edge for iOS (also in an iPad's desktop mode), Amazon's
+  // Silk on Fire OS, Meta's browser on Quest headsets; both of the latter are Android
+  const family = osFamily(os.name)
+  if (/\b(CriOS|FxiOS|EdgiOS|OPiOS)\//.test(ua))
+    return { name: "iOS", version: family === "iOS" ? os.version : undefined }
+  if (/\bSilk\/|OculusBrowser\//.test(ua) && (family === UNKNOWN || family === "Linux" || family === "macOS")) {
+    return { name: "Android", version: undefined }
+  }
+  if (os.name !== undefined) return os
+  const named = osByName.find(([pattern]) => pattern.test(ua))
+  return named === undefined ? os : { name: named[1], version: undefined }
+}
+
+const refineDevice = (ua: string, fields: ParserResult, os: string, mobileHint?: boolean): ParserResult["device"] => {
+  const { device } = fields
+  const type = device.type
+  if (mobileHint === true) return { ...device, type: "mobile" }
+  if (os === "iOS" && /\b(iPhone|iPod)\b/.test(ua)) return { ...device, type: "mobile" }
+  // iPads, also an iPad in desktop mode, whose iOS-only browser still gives it away
+  if (os === "iOS" && (/\biPad\b/.test(ua) || /\bMacintosh\b/.test(ua))) {
+    return { vendor: "Apple", model: "iPad", type: "tablet" }
+  }
+  if (os === "tvOS") return { vendor: "Apple", model: "Apple TV", type: "smarttv" }
+  if (os === "Windows Phone") return { ...device, type: "mobile" }
+  // Google's convention for Android browsers: "Mobile" on phones, left out on tablets (Firefox says "Tablet")
+  const browserString = /AppleWebKit\/|Gecko\//.test(ua)
+  if (os === "Android" && browserString && (type === undefined || type === "mobile" || type === "tablet")) {
+    return { ...device, type: /\bMobile\b/.test(ua) && !/\bTablet\b/.test(ua) ? "mobile" : "tablet" }
+  }
+  return device
+}
+
+/** The library's result with the rules applied; the OS comes first, since the browser and device rules read it. */
+export const refine = (ua: string, result: ParserResult, bot: Bot, mobileHint?: boolean): ParserResult => {
+  const os = refineOs(ua, result)
+  const withOs = { ...result, os }
+  return {
+    ...withOs,
+    browser: refineBrowser(ua, withOs, bot),
+    device: refineDevice(ua, withOs, osFamily(os.name), mobileHint)
+  }
+}

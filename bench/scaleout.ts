@@ -9,133 +9,107 @@
  * and workers) and redis-server spent per 1,000 requests, read from /proc -- a cost figure that a busy machine
  * disturbs far less than requests/s. Starts its own redis-server (no persistence) on a free port, and stops it.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
+import { join } from "node:path"
+import { count, fail, main, parseFlags } from "./lib/args.ts"
+import { cpuSeconds, cpuSecondsWithChildren } from "./lib/proc.ts"
+import { freePort, LOAD_ENV, startServer } from "./lib/server.ts"
+import { median } from "./lib/stats.ts"
+import { ensureWrk, runWrk } from "./lib/wrk.ts"
 import { requestLines } from "./workloads.ts"
 
-const ROOT = resolve(import.meta.dir, "..")
-const KEY = "bench-key-0123456789abcdef0123456789"
-const rounds = Number(process.argv[2] ?? 3)
-const seconds = Number(process.argv[3] ?? 10)
+const USAGE = `Usage: bun bench/scaleout.ts [rounds] [seconds]
+
+  rounds    rounds of the three configurations, interleaved (default 3)
+  seconds   seconds measured per run, after 2 s of warm-up (default 10)
+
+Needs redis-server and wrk; starts its own Redis on a free loopback port.
+`
 const WARMUP_S = 2
 
-const freePort = () => {
-  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data: () => {} } })
-  const port = probe.port
-  probe.stop(true)
-  return port
+type Config = "memory" | "redis" | "workers2"
+interface Result {
+  readonly rps: number
+  readonly cpuMsPer1000: number
+  readonly errors: number
 }
-const wrk =
-  Bun.which("wrk") ??
-  (() => {
-    throw new Error("wrk is not installed: apt-get install wrk")
-  })()
-if (Bun.which("redis-server") === null) throw new Error("redis-server is not installed: apt-get install redis-server")
 
-/** CPU seconds (user + system) of a process and its children, from /proc. */
-const ticks = Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim() || 100)
-const cpuOf = (pid: number): number => {
+await main(async () => {
+  const positionals: Array<string> = []
+  parseFlags(process.argv.slice(2), USAGE, {}, (argument) => positionals.push(argument))
+  if (positionals.length > 2) fail(`at most two arguments, rounds and seconds\n${USAGE}`)
+  const rounds = positionals[0] === undefined ? 3 : count("rounds", positionals[0])
+  const seconds = positionals[1] === undefined ? 10 : count("seconds", positionals[1])
+
+  const wrk = ensureWrk()
+  if (Bun.which("redis-server") === null) fail("redis-server is not installed: apt-get install redis-server")
+  const redisPort = freePort()
+  const redis = Bun.spawn(
+    ["redis-server", "--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    { stdout: "ignore" }
+  )
+  const dir = mkdtempSync(join(tmpdir(), "scaleout-"))
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
-    const own = (Number(fields[11]) + Number(fields[12])) / ticks
-    const children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
-      readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim().split(" ").filter(Boolean).map(Number)
+    // time for redis-server to listen before the first service connects to it
+    await Bun.sleep(300)
+    const url = `redis://127.0.0.1:${redisPort}`
+    const configs: Record<Config, Record<string, string>> = {
+      memory: {},
+      redis: { REDIS_URL: url },
+      workers2: { REDIS_URL: url, WORKERS: "2" }
+    }
+    const file = join(dir, "wage.txt")
+    writeFileSync(file, requestLines("wage").join("\n") + "\n")
+
+    const measure = async (name: Config): Promise<Result> => {
+      const service = await startServer({
+        name: `service (${name})`,
+        command: [process.execPath, "src/main.ts"],
+        env: { ...LOAD_ENV, ...configs[name] }
+      })
+      try {
+        await runWrk(wrk, { port: service.port, file, seconds: WARMUP_S })
+        // the service with its workers, which are its children
+        const cpu = () => cpuSecondsWithChildren(service.proc.pid) + cpuSeconds(redis.pid)
+        const before = { cpu: cpu(), at: performance.now() }
+        const result = await runWrk(wrk, { port: service.port, file, seconds })
+        const elapsed = (performance.now() - before.at) / 1000
+        const used = cpu() - before.cpu
+        return {
+          rps: result.requests / elapsed,
+          cpuMsPer1000: (used * 1e6) / result.requests,
+          errors: result.statusErrors
+        }
+      } finally {
+        await service.stop()
+      }
+    }
+
+    const results: Record<Config, Array<Result>> = { memory: [], redis: [], workers2: [] }
+    for (let round = 1; round <= rounds; round++) {
+      for (const name of Object.keys(configs) as Array<Config>) {
+        const r = await measure(name)
+        results[name].push(r)
+        console.log(
+          `round ${round} ${name}: ${Math.round(r.rps)} req/s, ${r.cpuMsPer1000.toFixed(0)} ms CPU per 1000 requests` +
+            (r.errors > 0 ? `, ${r.errors} non-2xx` : "")
+        )
+      }
+    }
+
+    const rps = (name: Config) => median(results[name].map((r) => r.rps))
+    const cpu = (name: Config) => median(results[name].map((r) => r.cpuMsPer1000))
+    console.log(
+      `\nmedians: memory ${Math.round(rps("memory"))} req/s ${cpu("memory").toFixed(0)} ms/1000; ` +
+        `redis ${Math.round(rps("redis"))} req/s ${cpu("redis").toFixed(0)} ms/1000; ` +
+        `workers2 ${Math.round(rps("workers2"))} req/s ${cpu("workers2").toFixed(0)} ms/1000`
     )
-    return own + children.reduce((sum, child) => sum + cpuOf(child), 0)
-  } catch {
-    return 0
-  }
-}
-
-const redisPort = freePort()
-const redis = Bun.spawn(
-  ["redis-server", "--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-  { stdout: "ignore" }
-)
-await Bun.sleep(300)
-const url = `redis://127.0.0.1:${redisPort}`
-const configs = {
-  memory: {},
-  redis: { REDIS_URL: url },
-  workers2: { REDIS_URL: url, WORKERS: "2" }
-} satisfies Record<string, Record<string, string>>
-type Config = keyof typeof configs
-
-const dir = mkdtempSync(join(tmpdir(), "scaleout-"))
-const requests = join(dir, "wage.txt")
-writeFileSync(requests, requestLines("wage").join("\n") + "\n")
-
-const load = (port: number, duration: number) => {
-  const args = ["-t1", "-c32", `-d${duration}s`, "-s", join(import.meta.dir, "requests.lua")]
-  const run = Bun.spawnSync([wrk, ...args, `http://127.0.0.1:${port}`, "--", requests, KEY])
-  const line = run.stdout
-    .toString()
-    .split("\n")
-    .reverse()
-    .find((l) => l.startsWith("{"))
-  if (line === undefined) throw new Error(`wrk failed: ${run.stdout} ${run.stderr}`)
-  return JSON.parse(line) as { requests: number; statusErrors: number }
-}
-
-const measure = async (name: Config) => {
-  const port = freePort()
-  const env = { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1", API_KEYS: KEY }
-  const service = Bun.spawn([process.execPath, "src/main.ts"], {
-    cwd: ROOT,
-    env: { ...env, RATE_LIMIT_PER_MINUTE: "1000000000", ...configs[name] },
-    stdout: "ignore",
-    stderr: "ignore"
-  })
-  try {
-    for (
-      let i = 0;
-      !(await fetch(`http://127.0.0.1:${port}/health`).then(
-        (r) => r.ok,
-        () => false
-      ));
-      i++
-    ) {
-      if (i > 1_000) throw new Error(`${name}: the service did not start`)
-      await Bun.sleep(20)
-    }
-    load(port, WARMUP_S)
-    const before = { service: cpuOf(service.pid), redis: cpuOf(redis.pid), at: performance.now() }
-    const result = load(port, seconds)
-    const elapsed = (performance.now() - before.at) / 1000
-    const cpu = cpuOf(service.pid) - before.service + (cpuOf(redis.pid) - before.redis)
-    return { rps: result.requests / elapsed, cpuMsPer1000: (cpu * 1e6) / result.requests, errors: result.statusErrors }
+    console.log(`requests/s  Redis / in memory: ${(rps("redis") / rps("memory")).toFixed(2)}`)
+    console.log(`requests/s  WORKERS=2 / WORKERS=1 (both Redis): ${(rps("workers2") / rps("redis")).toFixed(2)}`)
+    console.log(`CPU/request Redis / in memory (service + redis-server): ${(cpu("redis") / cpu("memory")).toFixed(2)}`)
   } finally {
-    service.kill("SIGTERM")
-    await service.exited
+    redis.kill()
+    rmSync(dir, { recursive: true, force: true })
   }
-}
-
-const results: Record<Config, Array<{ rps: number; cpuMsPer1000: number }>> = { memory: [], redis: [], workers2: [] }
-try {
-  for (let round = 1; round <= rounds; round++) {
-    for (const name of Object.keys(configs) as Array<Config>) {
-      const r = await measure(name)
-      results[name].push(r)
-      console.log(
-        `round ${round} ${name}: ${Math.round(r.rps)} req/s, ${r.cpuMsPer1000.toFixed(0)} ms CPU per 1000 requests` +
-          (r.errors > 0 ? `, ${r.errors} non-2xx` : "")
-      )
-    }
-  }
-} finally {
-  redis.kill()
-  rmSync(dir, { recursive: true, force: true })
-}
-
-const median = (values: Array<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
-const rps = (name: Config) => median(results[name].map((r) => r.rps))
-const cpu = (name: Config) => median(results[name].map((r) => r.cpuMsPer1000))
-console.log(
-  `\nmedians: memory ${Math.round(rps("memory"))} req/s ${cpu("memory").toFixed(0)} ms/1000; ` +
-    `redis ${Math.round(rps("redis"))} req/s ${cpu("redis").toFixed(0)} ms/1000; ` +
-    `workers2 ${Math.round(rps("workers2"))} req/s ${cpu("workers2").toFixed(0)} ms/1000`
-)
-console.log(`requests/s  Redis / in memory: ${(rps("redis") / rps("memory")).toFixed(2)}`)
-console.log(`requests/s  WORKERS=2 / WORKERS=1 (both Redis): ${(rps("workers2") / rps("redis")).toFixed(2)}`)
-console.log(`CPU/request Redis / in memory (service + redis-server): ${(cpu("redis") / cpu("memory")).toFixed(2)}`)
+})

@@ -1,0 +1,96 @@
+/**
+ * What `bun run bench` prints: a line a measured run, then a table a workload and target (means of the rounds) with
+ * the ratios between targets against the service's goals, and the same as rows for --json.
+ */
+import { mean } from "../lib/stats.ts"
+import { type Workload, WORKLOADS } from "../workloads.ts"
+import type { Measured } from "./measure.ts"
+import { type Options, type Target, TARGET_NAMES } from "./options.ts"
+
+/** The service's goal for requests/s as a share of the baseline's, per workload. */
+const GOALS: Record<Workload, number> = { "ua-mix": 0.25, "ua-cold": 0.5, wage: 0.25 }
+
+export const fixed = (n: number, digits: number) => (Number.isFinite(n) ? n.toFixed(digits) : "-")
+
+export const roundLine = (m: Measured): string =>
+  `${m.workload} ${m.target} round ${m.round}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50Ms.toFixed(2)} ms, ` +
+  `p99 ${m.p99Ms.toFixed(2)} ms, peak RSS ${m.peakRssMb.toFixed(0)} MB, ` +
+  `${m.cpuUs.toFixed(0)} µs CPU/request` +
+  (m.errors > 0 ? `, ${m.errors} errors (non-2xx, timeouts, socket)` : "")
+
+interface Row {
+  readonly rps: number
+  /** The fastest round's requests/s: noise from other work on the machine only ever slows a run down. */
+  readonly bestRps: number
+  readonly p50: number
+  readonly p99: number
+  readonly rss: number
+  readonly cpuUs: number
+  readonly errors: number
+}
+
+const rowOf = (runs: ReadonlyArray<Measured>): Row => ({
+  rps: mean(runs.map((r) => r.rps)),
+  bestRps: Math.max(...runs.map((r) => r.rps)),
+  p50: mean(runs.map((r) => r.p50Ms)),
+  p99: mean(runs.map((r) => r.p99Ms)),
+  rss: Math.max(...runs.map((r) => r.peakRssMb)),
+  cpuUs: mean(runs.map((r) => r.cpuUs)),
+  errors: runs.reduce((a, r) => a + r.errors, 0)
+})
+
+const INDENT = "".padEnd(10)
+
+export const summarise = (results: ReadonlyArray<Measured>, options: Options) => {
+  const rows: Array<Record<string, unknown>> = []
+  const lines: Array<string> = []
+  const head = ["workload", "target", "req/s", "p50 ms", "p99 ms", "peak RSS MB", "CPU µs/req", "errors"]
+  lines.push(head.map((h, i) => (i < 2 ? h.padEnd(10) : h.padStart(12))).join(""))
+  for (const workload of WORKLOADS) {
+    const byTarget = new Map<Target, Row>()
+    for (const target of TARGET_NAMES) {
+      const runs = results.filter((r) => r.workload === workload && r.target === target)
+      if (runs.length === 0) continue
+      const row = rowOf(runs)
+      byTarget.set(target, row)
+      rows.push({ workload, target, ...row, rounds: runs.map((r) => Math.round(r.rps)) })
+      const cells = [fixed(row.rps, 0), fixed(row.p50, 2), fixed(row.p99, 2), fixed(row.rss, 0), fixed(row.cpuUs, 0)]
+      cells.push(String(row.errors))
+      lines.push(workload.padEnd(10) + target.padEnd(10) + cells.map((cell) => cell.padStart(12)).join(""))
+    }
+    const s = byTarget.get("service")
+    const b = byTarget.get("baseline")
+    const f = byTarget.get("floor")
+    if (f !== undefined && b !== undefined) {
+      lines.push(
+        `${INDENT}floor/baseline: throughput ${(f.rps / b.rps).toFixed(3)}, p99 ${(f.p99 / b.p99).toFixed(2)}x, ` +
+          `CPU per request ${(b.cpuUs / f.cpuUs).toFixed(3)} (baseline/floor)`
+      )
+    }
+    if (f !== undefined && s !== undefined) {
+      lines.push(
+        `${INDENT}service/floor: throughput ${(s.rps / f.rps).toFixed(3)}, p99 ${(s.p99 / f.p99).toFixed(2)}x, ` +
+          `CPU per request ${(f.cpuUs / s.cpuUs).toFixed(3)} (floor/service)`
+      )
+      rows.push({ workload, serviceOverFloor: s.rps / f.rps, floorCpuOverService: f.cpuUs / s.cpuUs })
+    }
+    if (s !== undefined && b !== undefined) {
+      const ratio = s.rps / b.rps
+      const p99 = s.p99 / b.p99
+      const cpu = b.cpuUs / s.cpuUs
+      const verdict = (ok: boolean) => (ok ? "ok" : "MISSED")
+      lines.push(
+        `${INDENT}service/baseline: throughput ${ratio.toFixed(3)} ` +
+          `(target >= ${GOALS[workload]}: ${verdict(ratio >= GOALS[workload])}), ` +
+          `p99 ${p99.toFixed(2)}x (target <= 4: ${verdict(p99 <= 4)}), ` +
+          `RSS ${s.rss.toFixed(0)} MB (target <= 150: ${verdict(s.rss <= 150)}); ` +
+          `baseline CPU/service CPU per request ${cpu.toFixed(3)}`
+      )
+      rows.push({ workload, ratio, p99Ratio: p99, cpuRatio: cpu, bestRatio: s.bestRps / b.bestRps })
+      if (options.rounds > 1) {
+        lines.push(`${INDENT}service/baseline, fastest round of each: throughput ${(s.bestRps / b.bestRps).toFixed(3)}`)
+      }
+    }
+  }
+  return { lines, rows }
+}

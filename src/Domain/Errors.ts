@@ -1,53 +1,59 @@
 /**
  * Client-visible errors. Each is a tagged class for the code that raises it and, on the wire, the one envelope
- * of the contract: `{ success: false, error: { code, message, details? } }`. The transform between the two carries
- * the HTTP status, so encoding, the OpenAPI document and `HttpApiClient` all agree.
+ * of the contract: `{ success: false, error: { code, message, details? } }`. The transformation between the two
+ * carries the HTTP status, so encoding, the OpenAPI document and `HttpApiClient` all agree.
  */
-import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
-import { Schema } from "effect"
+import { Schema, SchemaTransformation } from "effect"
+import { HttpApiSchema } from "effect/http-api"
 
-export class Detail extends Schema.Class<Detail>("Detail")({
-  path: Schema.String.annotations({
+export const Detail = Schema.Struct({
+  path: Schema.String.annotate({
     description: "The request field at fault, dotted for nested fields",
     examples: ["hourlyWage"]
   }),
-  message: Schema.String.annotations({ description: "What is wrong with it", examples: ["must be greater than 0"] })
-}) {}
+  message: Schema.String.annotate({ description: "What is wrong with it", examples: ["must be greater than 0"] })
+}).annotate({ identifier: "Detail" })
+export type Detail = typeof Detail.Type
 
 const fields = {
   message: Schema.String,
-  details: Schema.optionalWith(Schema.Array(Detail), { exact: true })
+  details: Schema.optionalKey(Schema.Array(Detail))
 }
 
-const envelope = <const Code extends string>(code: Code, description: string, example: string) =>
+type Fields = { readonly message: string; readonly details?: ReadonlyArray<Detail> }
+
+const envelope = <const Code extends string>(identifier: string, code: Code, description: string, example: string) =>
   Schema.Struct({
     success: Schema.Literal(false),
     error: Schema.Struct({
       code: Schema.Literal(code),
-      message: Schema.String.annotations({ description: "A sentence a person can act on", examples: [example] }),
-      details: Schema.optionalWith(Schema.Array(Detail), { exact: true })
+      message: Schema.String.annotate({ description: "A sentence a person can act on", examples: [example] }),
+      details: Schema.optionalKey(Schema.Array(Detail))
     })
-  }).annotations({ title: code, description })
-
-type Fields = { readonly message: string; readonly details?: ReadonlyArray<Detail> }
+  }).annotate({ identifier, title: code, description })
 
 /** The wire form of a tagged error: the envelope on the encoded side, the class on the decoded side. */
 const wire = <Self extends Fields, const Code extends string>(
-  error: Schema.Schema<Self, any>,
+  error: Schema.Codec<Self, any>,
   make: (fields: Fields) => Self,
   options: { readonly status: number; readonly code: Code; readonly description: string; readonly example: string }
 ) =>
-  Schema.transform(envelope(options.code, options.description, options.example), Schema.typeSchema(error), {
-    strict: true,
-    decode: ({ error }) => make(error.details === undefined ? { message: error.message } : error),
-    encode: (self) => ({
-      success: false as const,
-      error:
-        self.details === undefined
-          ? { code: options.code, message: self.message }
-          : { code: options.code, message: self.message, details: self.details }
-    })
-  }).annotations(HttpApiSchema.annotations({ status: options.status }))
+  envelope(error.ast.annotations?.identifier as string, options.code, options.description, options.example).pipe(
+    Schema.decodeTo(
+      Schema.toType(error),
+      SchemaTransformation.transform({
+        decode: ({ error }) => make(error.details === undefined ? { message: error.message } : error),
+        encode: (self) => ({
+          success: false as const,
+          error:
+            self.details === undefined
+              ? { code: options.code, message: self.message }
+              : { code: options.code, message: self.message, details: self.details }
+        })
+      })
+    ),
+    HttpApiSchema.status(options.status)
+  )
 
 export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("InvalidRequest", fields) {}
 export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", fields) {}

@@ -3,31 +3,17 @@
  * the parser's raw names as the contract says; see `UserAgentNormalise.ts` for the rules.
  */
 import { Schema } from "effect"
+import { BROWSER_FAMILIES, DEVICE_FAMILIES, DEVICE_TYPES, OS_FAMILIES } from "./Families.ts"
 
 export const MAX_USER_AGENT_LENGTH = 2048
 
-export const BrowserFamily = Schema.Literal("Chrome", "Firefox", "Safari", "Edge", "IE").annotations({
-  identifier: "BrowserFamily"
-})
+export const BrowserFamily = Schema.Literals(BROWSER_FAMILIES).annotate({ identifier: "BrowserFamily" })
+export const OsFamily = Schema.Literals(OS_FAMILIES).annotate({ identifier: "OsFamily" })
+export const DeviceFamily = Schema.Literals(DEVICE_FAMILIES).annotate({ identifier: "DeviceFamily" })
+export const DeviceType = Schema.Literals(DEVICE_TYPES).annotate({ identifier: "DeviceType" })
 export type BrowserFamily = typeof BrowserFamily.Type
-export const OsFamily = Schema.Literal("Windows", "macOS", "iOS", "Android", "Linux").annotations({
-  identifier: "OsFamily"
-})
 export type OsFamily = typeof OsFamily.Type
-export const DeviceFamily = Schema.Literal("Desktop", "Mobile", "Tablet").annotations({ identifier: "DeviceFamily" })
 export type DeviceFamily = typeof DeviceFamily.Type
-
-export const DeviceType = Schema.Literal(
-  "Desktop",
-  "Mobile",
-  "Tablet",
-  "SmartTV",
-  "Console",
-  "Wearable",
-  "XR",
-  "Embedded",
-  "Unknown"
-).annotations({ identifier: "DeviceType" })
 export type DeviceType = typeof DeviceType.Type
 
 const codePoints = (s: string): number => {
@@ -36,62 +22,62 @@ const codePoints = (s: string): number => {
   return count
 }
 
-const UserAgentString = Schema.String.annotations({ message: () => "must be a string" })
-  .pipe(
-    Schema.filter((s) => s.trim().length > 0 || "must not be empty or only white space"),
-    Schema.filter(
-      (s) =>
-        s.length <= MAX_USER_AGENT_LENGTH ||
-        codePoints(s) <= MAX_USER_AGENT_LENGTH ||
-        `must be at most ${MAX_USER_AGENT_LENGTH} characters`
-    )
-  )
-  .annotations({
-    description: "The User-Agent header to parse, at most 2048 characters",
-    examples: [
-      "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
-    ],
-    jsonSchema: { type: "string", minLength: 1, maxLength: MAX_USER_AGENT_LENGTH }
-  })
+const userAgentProblem = (s: string): string | undefined => {
+  if (s.trim().length === 0) return "must not be empty or only white space"
+  if (s.length > MAX_USER_AGENT_LENGTH && codePoints(s) > MAX_USER_AGENT_LENGTH) {
+    return `must be at most ${MAX_USER_AGENT_LENGTH} characters`
+  }
+  return undefined
+}
 
-const ClientHintHeaders = Schema.Record({
-  key: Schema.String,
-  value: Schema.String.annotations({ message: () => "must be a string, as a browser sends the header" })
-}).annotations({
+const UserAgentString = Schema.String.annotate({
+  description: "The User-Agent header to parse, at most 2048 characters",
+  examples: [
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+  ]
+}).check(
+  Schema.makeFilter(userAgentProblem, {
+    toJsonSchema: () => ({ minLength: 1, maxLength: MAX_USER_AGENT_LENGTH })
+  })
+)
+
+const ClientHintHeaders = Schema.Record(
+  Schema.String,
+  Schema.String.annotate({ message: "must be a string, as a browser sends the header" })
+).annotate({
   description:
     "User-Agent Client Hints request headers (sec-ch-ua, sec-ch-ua-platform, sec-ch-ua-platform-version, " +
     "sec-ch-ua-mobile, sec-ch-ua-model, sec-ch-ua-arch, sec-ch-ua-bitness, sec-ch-ua-full-version-list, " +
     "sec-ch-ua-form-factors); names case-insensitive, values as a browser sends them. They refine a frozen or " +
     'reduced string: Windows 11, full browser versions, the real model behind Android\'s "K".',
   examples: [{ "sec-ch-ua-platform": '"Windows"', "sec-ch-ua-platform-version": '"15.0.0"' }],
-  message: () => "must be an object of header names to string values"
+  message: "must be an object of header names to string values"
 })
 
-// The description sits on the property: on the literal it would stand in for the value in error messages.
+// The description sits on the key: on the literal it would stand in for the value in error messages.
 const operation = <const Op extends "parse" | "generate">(op: Op, description: string) =>
-  Schema.propertySignature(Schema.Literal(op)).annotations({ description })
+  Schema.Literal(op).annotateKey({ description })
 
 export const ParseRequest = Schema.Struct({
   operation: operation("parse", "Parse the given userAgent"),
   userAgent: UserAgentString,
-  headers: Schema.optionalWith(ClientHintHeaders, { exact: true })
-}).annotations({ identifier: "ParseRequest", title: "Parse a user agent" })
+  headers: Schema.optionalKey(ClientHintHeaders)
+}).annotate({ identifier: "ParseRequest", title: "Parse a user agent" })
 
 export const GenerateRequest = Schema.Struct({
   operation: operation("generate", "Generate a realistic, current user agent"),
-  browser: Schema.optionalWith(BrowserFamily.annotations({ description: "Only this browser family" }), { exact: true }),
-  os: Schema.optionalWith(OsFamily.annotations({ description: "Only this OS family" }), { exact: true }),
-  deviceType: Schema.optionalWith(DeviceFamily.annotations({ description: "Only this device type" }), { exact: true }),
-  seed: Schema.optionalWith(
-    Schema.Int.annotations({
+  browser: Schema.optionalKey(BrowserFamily.annotate({ description: "Only this browser family" })),
+  os: Schema.optionalKey(OsFamily.annotate({ description: "Only this OS family" })),
+  deviceType: Schema.optionalKey(DeviceFamily.annotate({ description: "Only this device type" })),
+  seed: Schema.optionalKey(
+    Schema.Int.annotate({
       description: "The same seed and options give the same string",
-      message: () => "must be an integer"
-    }),
-    { exact: true }
+      message: "must be an integer"
+    })
   )
-}).annotations({ identifier: "GenerateRequest", title: "Generate a user agent" })
+}).annotate({ identifier: "GenerateRequest", title: "Generate a user agent" })
 
-export const UserAgentRequest = Schema.Union(ParseRequest, GenerateRequest).annotations({
+export const UserAgentRequest = Schema.Union([ParseRequest, GenerateRequest]).annotate({
   identifier: "UserAgentRequest",
   description: '`operation` "parse" with a `userAgent`, or "generate" (which ignores `userAgent`)',
   examples: [
@@ -108,10 +94,10 @@ export type ParseRequest = typeof ParseRequest.Type
 export type GenerateRequest = typeof GenerateRequest.Type
 
 const known = (description: string) =>
-  Schema.String.annotations({ description: `${description}; "Unknown" when it cannot be determined` })
+  Schema.String.annotate({ description: `${description}; "Unknown" when it cannot be determined` })
 
 export const UserAgentInfo = Schema.Struct({
-  userAgent: Schema.String.annotations({ description: "The parsed or generated string" }),
+  userAgent: Schema.String.annotate({ description: "The parsed or generated string" }),
   browser: Schema.Struct({ name: known("Browser family or name"), version: known("Browser version") }),
   os: Schema.Struct({ name: known("OS family or name"), version: known("OS version") }),
   device: Schema.Struct({ type: DeviceType, vendor: known("Device vendor"), model: known("Device model") }),
@@ -122,13 +108,13 @@ export const UserAgentInfo = Schema.Struct({
     name: known("Bot name"),
     category: known("Bot category (crawler, fetcher, ai, monitor, ...)")
   })
-}).annotations({ identifier: "UserAgentInfo" })
+}).annotate({ identifier: "UserAgentInfo" })
 export type UserAgentInfo = typeof UserAgentInfo.Type
 
 export const UserAgentResponse = Schema.Struct({
   success: Schema.Literal(true),
   data: UserAgentInfo
-}).annotations({
+}).annotate({
   identifier: "UserAgentResponse",
   examples: [
     {

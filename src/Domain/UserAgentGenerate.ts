@@ -41,7 +41,7 @@ const list = (items: ReadonlyArray<string>, word: "and" | "or"): string =>
   items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} ${word} ${items[items.length - 1]}`
 
 const invalid = (path: keyof GenerateOptions, message: string) =>
-  new InvalidRequest({ message, details: [new Detail({ path, message })] })
+  new InvalidRequest({ message, details: [{ path, message }] })
 
 /**
  * A combination no real browser has, blamed on the most specific field given (browser, then os): the one a person

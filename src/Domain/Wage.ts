@@ -3,7 +3,7 @@
  * number from the decimal value the client sent, and rounded to cents half away from zero, so 1.005 becomes 1.01
  * and no binary-float error can move a cent.
  */
-import { Schema } from "effect"
+import { Schema, SchemaTransformation } from "effect"
 
 export const HOURS_PER_DAY = 8
 export const DAYS_PER_WEEK = 5
@@ -12,54 +12,99 @@ export const HOURS_PER_YEAR = HOURS_PER_DAY * DAYS_PER_WEEK * WEEKS_PER_YEAR
 export const MAX_HOURLY_WAGE = 1_000_000_000
 export const MAX_ANNUAL_SALARY = MAX_HOURLY_WAGE * HOURS_PER_YEAR
 
-/** The request fields whose values are checked as numbers: a bad value there is a 422, not a 400. */
-export const valueFields: ReadonlySet<string> = new Set(["hourlyWage", "annualSalary"])
+const AMOUNT = Symbol.for("tools-api/Wage/amount")
 
-const amount = (max: number) =>
-  Schema.Number.annotations({ message: () => "must be a JSON number" }).pipe(
-    Schema.filter((n) => Number.isFinite(n) || "must be a finite number"),
-    Schema.filter((n) => n > 0 || "must be greater than 0"),
-    Schema.filter((n) => n <= max || `must be at most ${max}`)
-  )
+/**
+ * Whether a failed check or field is a wage amount's, whose failures are 422 (a value given but wrong), not 400:
+ * the amount check below, or an amount field itself (JSON's 1e400 is Infinity, which the JSON codec refuses).
+ */
+export const isAmount = (annotations: Readonly<Record<PropertyKey, unknown>> | undefined): boolean =>
+  annotations?.[AMOUNT] === true
 
-const documented = (max: number, description: string, example: number) =>
-  Schema.optionalWith(
-    Schema.Unknown.annotations({
-      description,
-      examples: [example],
-      jsonSchema: { type: "number", exclusiveMinimum: 0, maximum: max, description, examples: [example] }
-    }),
-    { exact: true }
-  )
+const amountProblem = (value: unknown, max: number): string | undefined => {
+  if (typeof value !== "number") return "must be a JSON number"
+  if (!Number.isFinite(value)) return "must be a finite number"
+  if (value <= 0) return "must be greater than 0"
+  return value <= max ? undefined : `must be at most ${max}`
+}
 
-/** First which fields are given (a present key counts, even with null), then what their values are. */
+const FIELDS = {
+  hourlyWage: { max: MAX_HOURLY_WAGE, example: 25, description: "Hourly wage; give this or annualSalary, not both" },
+  annualSalary: {
+    max: MAX_ANNUAL_SALARY,
+    example: 50000,
+    description: "Annual salary; give this or hourlyWage, not both"
+  }
+} as const
+
+/**
+ * The request's JSON Schema as clients should see it. Its fields are read as any JSON value (presence is checked
+ * before the value), which the generated document would show as `{}`; the OpenAPI document takes these instead.
+ */
+export const wageRequestJsonSchema = {
+  type: "object",
+  title: "Wage estimate request",
+  description: "Exactly one of hourlyWage and annualSalary, a positive JSON number",
+  properties: Object.fromEntries(
+    Object.entries(FIELDS).map(([name, { description, example, max }]) => [
+      name,
+      { type: "number", exclusiveMinimum: 0, maximum: max, description, examples: [example] }
+    ])
+  ),
+  examples: [{ annualSalary: 50000 }, { hourlyWage: 25 }]
+}
+
+const documented = Schema.optionalKey(Schema.Unknown.annotate({ [AMOUNT]: true, message: "must be a finite number" }))
+
+/**
+ * First which fields are given (a present key counts, even with null): 400 unless exactly one; then its value: 422
+ * unless a positive finite JSON number within bounds. One struct with two checks, in that order.
+ */
 const Given = Schema.Struct({
-  hourlyWage: documented(MAX_HOURLY_WAGE, "Hourly wage; give this or annualSalary, not both", 25),
-  annualSalary: documented(MAX_ANNUAL_SALARY, "Annual salary; give this or hourlyWage, not both", 50000)
-}).pipe(
-  Schema.filter((body) => {
+  hourlyWage: documented,
+  annualSalary: documented
+}).check(
+  Schema.makeFilter((body) => {
     const given = ("hourlyWage" in body ? 1 : 0) + ("annualSalary" in body ? 1 : 0)
     return (
       given === 1 ||
       (given === 0 ? "Give hourlyWage or annualSalary" : "Give only one of hourlyWage and annualSalary, not both")
     )
-  })
+  }),
+  Schema.makeFilter(
+    (body) => {
+      for (const field of ["hourlyWage", "annualSalary"] as const) {
+        const problem = field in body ? amountProblem(body[field], FIELDS[field].max) : undefined
+        if (problem !== undefined) return { path: [field], issue: problem }
+      }
+      return undefined
+    },
+    { [AMOUNT]: true }
+  )
 )
 
-const Values = Schema.Struct({
-  hourlyWage: Schema.optionalWith(amount(MAX_HOURLY_WAGE), { exact: true }),
-  annualSalary: Schema.optionalWith(amount(MAX_ANNUAL_SALARY), { exact: true })
+const Amounts = Schema.Struct({
+  hourlyWage: Schema.optionalKey(Schema.Number),
+  annualSalary: Schema.optionalKey(Schema.Number)
 })
 
-export const WageRequest = Schema.compose(Given, Values, { strict: false }).annotations({
-  identifier: "WageRequest",
-  title: "Wage estimate request",
-  description: "Exactly one of hourlyWage and annualSalary, a positive JSON number",
-  examples: [{ annualSalary: 50000 }, { hourlyWage: 25 }]
-})
+export const WageRequest = Given.annotate({ identifier: "WageRequest" })
+  .pipe(
+    Schema.decodeTo(
+      Amounts,
+      // The checks above have made each given value a number.
+      SchemaTransformation.transform({ decode: (body) => body as typeof Amounts.Type, encode: (body) => body })
+    )
+  )
+  .annotate({
+    identifier: "WageRequest",
+    title: "Wage estimate request",
+    description: "Exactly one of hourlyWage and annualSalary, a positive JSON number",
+    examples: [{ annualSalary: 50000 }, { hourlyWage: 25 }]
+  })
 export type WageRequest = typeof WageRequest.Type
 
-const cents = Schema.Number.annotations({ description: "Rounded to cents, half away from zero" })
+const cents = Schema.Number.annotate({ description: "Rounded to cents, half away from zero" })
 
 export const Estimates = Schema.Struct({
   hourly: cents,
@@ -68,7 +113,7 @@ export const Estimates = Schema.Struct({
   biweekly: cents,
   monthly: cents,
   annual: cents
-}).annotations({ identifier: "Estimates", description: "The same pay over six periods" })
+}).annotate({ identifier: "Estimates", description: "The same pay over six periods" })
 export type Estimates = typeof Estimates.Type
 
 export const Assumptions = Schema.Struct({
@@ -76,7 +121,7 @@ export const Assumptions = Schema.Struct({
   daysPerWeek: Schema.Literal(DAYS_PER_WEEK),
   weeksPerYear: Schema.Literal(WEEKS_PER_YEAR),
   hoursPerYear: Schema.Literal(HOURS_PER_YEAR)
-}).annotations({ identifier: "Assumptions" })
+}).annotate({ identifier: "Assumptions" })
 
 export const assumptions: typeof Assumptions.Type = {
   hoursPerDay: HOURS_PER_DAY,
@@ -89,7 +134,7 @@ export const WageResponse = Schema.Struct({
   success: Schema.Literal(true),
   estimates: Estimates,
   assumptions: Assumptions
-}).annotations({
+}).annotate({
   identifier: "WageResponse",
   examples: [
     {

@@ -1,11 +1,13 @@
 /**
- * The RateLimiter with its buckets in Redis (REDIS_URL), so any number of instances enforce one limit. While Redis
+ * The rate limiter with its buckets in Redis (REDIS_URL), so any number of instances enforce one limit. While Redis
  * does not answer within its budget (unreachable, stalled, slow), each instance decides from its own in-memory
  * buckets -- the in-memory limiter itself -- logs the outage once, and probes Redis once a second until it answers;
  * then it logs once more and goes back to shared buckets. Authentication does not touch Redis.
+ * `RateLimiter.layerRedis` (RateLimiter.ts) provides it as the `RateLimiter` service.
  */
-import { Effect, Layer, Metric, Schedule } from "effect"
-import { limiterOptions, makeInMemory, normaliseAddress, RateLimiter, WINDOW_MS } from "./RateLimiter.ts"
+import { Context, Effect, Metric, Schedule, type Scope } from "effect"
+import { AppConfig } from "../Config.ts"
+import { makeInMemory, normaliseAddress, type RateLimiterShape, WINDOW_MS } from "./InMemoryRateLimiter.ts"
 import { RedisStore, type StoreUnavailable } from "./RedisStore.ts"
 
 export const storeUp = Metric.gauge("rate_limit_store_up", {
@@ -18,65 +20,62 @@ export const storeFallbacks = Metric.counter("rate_limit_store_fallbacks_total",
 /** While Redis is down, one probe a second: enough to come back quickly, too little to hammer a struggling Redis. */
 export const PROBE_INTERVAL = "1 second"
 
-const make = Effect.gen(function* () {
-  const options = yield* limiterOptions
-  const store = yield* RedisStore
-  const memory = makeInMemory(options)
-  const keys = { capacity: options.perMinute, windowMs: WINDOW_MS }
-  const addresses = { capacity: options.authFailuresPerMinute, windowMs: WINDOW_MS }
+const DOWN = "Redis does not answer: each instance limits on its own until it does"
 
-  let up = store.connected
-  storeUp.unsafeUpdate(up ? 1 : 0, [])
-  storeFallbacks.unsafeUpdate(0, [])
-  const annotate = Effect.annotateLogs({ redis: store.address })
-  const DOWN = "Redis does not answer: each instance limits on its own until it does"
-  yield* annotate(up ? Effect.logInfo("Rate limits are shared through Redis") : Effect.logWarning(DOWN))
+// Updated in place, as the request metrics are, in the default registry that /metrics reads.
+const registry = Context.empty()
 
-  const wentDown = (failure: StoreUnavailable) =>
-    Effect.suspend(() => {
-      if (!up) return Effect.void
-      up = false
-      storeUp.unsafeUpdate(0, [])
-      return Effect.logWarning(DOWN).pipe(annotate, Effect.annotateLogs("reason", failure.reason))
+export const makeRedisLimiter: Effect.Effect<RateLimiterShape, never, AppConfig | RedisStore | Scope.Scope> =
+  Effect.gen(function* () {
+    const settings = yield* AppConfig
+    const store = yield* RedisStore
+    const memory = makeInMemory({
+      perMinute: settings.ratePerMinute,
+      authFailuresPerMinute: settings.authFailuresPerMinute
     })
+    const keys = { capacity: settings.ratePerMinute, windowMs: WINDOW_MS }
+    const addresses = { capacity: settings.authFailuresPerMinute, windowMs: WINDOW_MS }
 
-  const alone = <A>(decide: Effect.Effect<A>): Effect.Effect<A> =>
-    Effect.suspend(() => {
-      storeFallbacks.unsafeUpdate(1, [])
-      return decide
+    let up = store.connected
+    storeUp.updateUnsafe(up ? 1 : 0, registry)
+    storeFallbacks.updateUnsafe(0, registry)
+    const annotate = Effect.annotateLogs({ redis: store.address })
+    yield* annotate(up ? Effect.logInfo("Rate limits are shared through Redis") : Effect.logWarning(DOWN))
+
+    const wentDown = (failure: StoreUnavailable) =>
+      Effect.suspend(() => {
+        if (!up) return Effect.void
+        up = false
+        storeUp.updateUnsafe(0, registry)
+        return Effect.logWarning(DOWN).pipe(annotate, Effect.annotateLogs("reason", failure.reason))
+      })
+
+    const alone = <A>(decide: Effect.Effect<A>): Effect.Effect<A> =>
+      Effect.suspend(() => {
+        storeFallbacks.updateUnsafe(1, registry)
+        return decide
+      })
+
+    /** Shared while Redis answers; the instance's own bucket from the first failure until a probe succeeds. */
+    const shared = <A>(viaRedis: Effect.Effect<A, StoreUnavailable>, local: Effect.Effect<A>): Effect.Effect<A> =>
+      Effect.suspend(() =>
+        up ? Effect.catch(viaRedis, (failure) => Effect.andThen(wentDown(failure), alone(local))) : alone(local)
+      )
+
+    const cameBack = Effect.suspend(() => {
+      up = true
+      storeUp.updateUnsafe(1, registry)
+      return annotate(Effect.logInfo("Redis answers again: rate limits are shared again"))
     })
+    const probe = Effect.suspend(() => (up ? Effect.void : store.ping.pipe(Effect.andThen(cameBack), Effect.ignore)))
+    yield* Effect.forkScoped(Effect.repeat(probe, Schedule.spaced(PROBE_INTERVAL)))
 
-  /** Shared while Redis answers; the instance's own bucket from the first failure until a probe succeeds. */
-  const shared = <A>(viaRedis: Effect.Effect<A, StoreUnavailable>, local: Effect.Effect<A>): Effect.Effect<A> =>
-    Effect.suspend(() =>
-      up ? Effect.catchAll(viaRedis, (failure) => Effect.zipRight(wentDown(failure), alone(local))) : alone(local)
-    )
-
-  const probe = Effect.suspend(() =>
-    up
-      ? Effect.void
-      : store.ping.pipe(
-          Effect.zipRight(
-            Effect.suspend(() => {
-              up = true
-              storeUp.unsafeUpdate(1, [])
-              return annotate(Effect.logInfo("Redis answers again: rate limits are shared again"))
-            })
-          ),
-          Effect.ignore
-        )
-  )
-  yield* Effect.forkScoped(Effect.repeat(probe, Schedule.spaced(PROBE_INTERVAL)))
-
-  return RateLimiter.make({
-    take: (callerId) => shared(store.take("key", callerId, keys), memory.take(callerId)),
-    recordAuthFailure: (address) => {
-      const normalised = normaliseAddress(address)
-      return shared(store.take("address", normalised, addresses), memory.recordAuthFailure(normalised))
-    },
-    size: memory.size
+    return {
+      take: (bucket) => shared(store.take("key", bucket, keys), memory.take(bucket)),
+      recordAuthFailure: (address) => {
+        const normalised = normaliseAddress(address)
+        return shared(store.take("address", normalised, addresses), memory.recordAuthFailure(normalised))
+      },
+      size: memory.size
+    }
   })
-})
-
-/** RateLimiter backed by Redis, with its connection; Server.ts picks it when REDIS_URL is set. */
-export const RedisRateLimiterLive = Layer.scoped(RateLimiter, make).pipe(Layer.provide(RedisStore.Default))

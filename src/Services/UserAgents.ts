@@ -1,12 +1,12 @@
 /**
  * The user-agent parser and generator as a service. Parsing is pure (`Domain/UserAgentNormalise.ts`); this adds a
- * bounded cache, because real traffic repeats a few thousand strings and a parse costs ~60 µs. Generation loads the
- * traffic data set on first use only, so a process that never generates never pays for its 5 MB.
+ * bounded cache, because real traffic repeats a few thousand strings and a parse is costly. Generation loads the
+ * traffic data set on first use only, so a process that never generates never pays for it.
  */
-import { Effect, Metric, Random } from "effect"
+import { Context, Effect, Layer, Metric, Random } from "effect"
 import { LRUCache } from "lru-cache"
-import { integer } from "../Config.ts"
-import { Detail, InvalidRequest } from "../Domain/Errors.ts"
+import { AppConfig } from "../Config.ts"
+import { InvalidRequest } from "../Domain/Errors.ts"
 import type { UserAgentInfo } from "../Domain/UserAgent.ts"
 import {
   buildPools,
@@ -29,8 +29,10 @@ const cacheMisses = Metric.counter("ua_parse_cache_misses_total", {
   description: "User-agent parses computed and cached",
   incremental: true
 })
-cacheHits.unsafeUpdate(0, [])
-cacheMisses.unsafeUpdate(0, [])
+// Updated in place in the default registry that /metrics reads; registered now, so they show 0 from the start.
+const registry = Context.empty()
+cacheHits.updateUnsafe(0, registry)
+cacheMisses.updateUnsafe(0, registry)
 
 // Only client hints change a parse; other headers (or none) leave the string's own answer, which can be cached.
 const hasClientHints = (headers: Readonly<Record<string, string>> | undefined): headers is Record<string, string> =>
@@ -57,7 +59,7 @@ const safeParse = (userAgent: string, headers?: Readonly<Record<string, string>>
 
 /**
  * Each string of the data set with its weight, read through a filter function, which the library calls with its
- * own entries: `UserAgent.top()` would return a deep copy of all of them (~10 MB more at the peak) for two fields.
+ * own entries: `UserAgent.top()` would return a deep copy of all of them for two fields.
  */
 const traffic = (UserAgent: typeof import("user-agents").default): Array<TrafficEntry> => {
   const entries: Array<TrafficEntry> = []
@@ -73,43 +75,48 @@ const loadPools = Effect.promise(() => import("user-agents")).pipe(
   Effect.withSpan("UserAgents.loadPools")
 )
 
-export class UserAgents extends Effect.Service<UserAgents>()("app/UserAgents", {
-  effect: Effect.gen(function* () {
-    const size = yield* integer("UA_CACHE_SIZE", 10_000, 0, 10_000_000)
-    const cache = size > 0 ? new LRUCache<string, UserAgentInfo>({ max: size }) : undefined
-    const pools = yield* Effect.cached(loadPools)
+export class UserAgents extends Context.Service<
+  UserAgents,
+  {
+    readonly parse: (userAgent: string, headers?: Readonly<Record<string, string>>) => Effect.Effect<UserAgentInfo>
+    readonly generate: (options: GenerateRequestOptions) => Effect.Effect<UserAgentInfo, InvalidRequest>
+  }
+>()("app/UserAgents") {
+  static readonly layer: Layer.Layer<UserAgents, never, AppConfig> = Layer.effect(
+    UserAgents,
+    Effect.gen(function* () {
+      const size = (yield* AppConfig).uaCacheSize
+      const cache = size > 0 ? new LRUCache<string, UserAgentInfo>({ max: size }) : undefined
+      const pools = yield* Effect.cached(loadPools)
 
-    // No Effect.fn here: a span per parse would cost more than the cached parse itself; the counters are updated
-    // in place (`unsafeUpdate`), as the request metrics are, rather than by an Effect each.
-    const parse = (userAgent: string, headers?: Readonly<Record<string, string>>): Effect.Effect<UserAgentInfo> =>
-      Effect.sync(() => {
-        if (cache === undefined || hasClientHints(headers)) return safeParse(userAgent, headers)
-        const cached = cache.get(userAgent)
-        if (cached !== undefined) {
-          cacheHits.unsafeUpdate(1, [])
-          return cached
+      // No Effect.fn here: a span per parse would cost more than the cached parse itself.
+      const parse = (userAgent: string, headers?: Readonly<Record<string, string>>): Effect.Effect<UserAgentInfo> =>
+        Effect.sync(() => {
+          if (cache === undefined || hasClientHints(headers)) return safeParse(userAgent, headers)
+          const cached = cache.get(userAgent)
+          if (cached !== undefined) {
+            cacheHits.updateUnsafe(1, registry)
+            return cached
+          }
+          const info = safeParse(userAgent)
+          cache.set(userAgent, info)
+          cacheMisses.updateUnsafe(1, registry)
+          return info
+        })
+
+      const generateOne = Effect.fn("UserAgents.generate")(function* (options: GenerateRequestOptions) {
+        if (options.seed !== undefined && !Number.isSafeInteger(options.seed)) {
+          const message = "seed must be an integer"
+          return yield* new InvalidRequest({ message, details: [{ path: "seed", message }] })
         }
-        const info = safeParse(userAgent)
-        cache.set(userAgent, info)
-        cacheMisses.unsafeUpdate(1, [])
-        return info
+        // a combination no browser has is answered without loading the data set
+        const wrong = checkCombination(options)
+        if (wrong !== undefined) return yield* wrong
+        const drawn = generate(yield* pools, options)
+        return yield* options.seed === undefined ? drawn : Random.withSeed(drawn, options.seed)
       })
 
-    const generateOne = Effect.fn("UserAgents.generate")(function* (options: GenerateRequestOptions) {
-      if (options.seed !== undefined && !Number.isSafeInteger(options.seed)) {
-        const message = "seed must be an integer"
-        return yield* new InvalidRequest({ message, details: [new Detail({ path: "seed", message })] })
-      }
-      // a combination no browser has is answered without loading the data set
-      const wrong = checkCombination(options)
-      if (wrong !== undefined) return yield* wrong
-      const drawn = generate(yield* pools, options)
-      return yield* options.seed === undefined ? drawn : Effect.withRandom(drawn, Random.make(options.seed))
+      return UserAgents.of({ parse, generate: generateOne })
     })
-
-    return {
-      parse,
-      generate: (options: GenerateRequestOptions): Effect.Effect<UserAgentInfo, InvalidRequest> => generateOne(options)
-    } as const
-  })
-}) {}
+  )
+}

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test"
-import { Effect, Either, Random } from "effect"
+import { Effect, Random, Result } from "effect"
 import * as fc from "fast-check"
 import UserAgent from "user-agents"
 import type { InvalidRequest } from "../../src/Domain/Errors.ts"
@@ -28,13 +28,13 @@ const allowed = browsers.flatMap((browser) =>
     .flatMap((os) => osDevices[os].map((deviceType) => ({ browser, os, deviceType })))
 )
 
-const run = (options: GenerateOptions, seed: number): Either.Either<UserAgentInfo, InvalidRequest> =>
-  Effect.runSync(Effect.either(Effect.withRandom(generate(pools, options), Random.make(seed))))
+const run = (options: GenerateOptions, seed: number): Result.Result<UserAgentInfo, InvalidRequest> =>
+  Effect.runSync(Effect.result(Random.withSeed(generate(pools, options), seed)))
 
 const draw = (options: GenerateOptions, seed: number): UserAgentInfo => {
   const result = run(options, seed)
-  if (Either.isLeft(result)) throw new Error(`${JSON.stringify(options)}: ${result.left.message}`)
-  return result.right
+  if (Result.isFailure(result)) throw new Error(`${JSON.stringify(options)}: ${result.failure.message}`)
+  return result.success
 }
 
 const partial = fc.record(
@@ -66,11 +66,11 @@ describe("combinations", () => {
   for (const [options, path] of invalid) {
     test(`${JSON.stringify(options)} is an InvalidRequest naming ${path}`, () => {
       const result = run(options, 1)
-      if (Either.isRight(result)) throw new Error("expected an error")
-      expect(result.left._tag).toBe("InvalidRequest")
-      expect(result.left.details?.[0]?.path).toBe(path)
+      if (Result.isSuccess(result)) throw new Error("expected an error")
+      expect(result.failure._tag).toBe("InvalidRequest")
+      expect(result.failure.details?.[0]?.path).toBe(path)
       // a sentence a person can act on: it says what would work
-      expect(result.left.message).toMatch(/choose/)
+      expect(result.failure.message).toMatch(/choose/)
     })
   }
 

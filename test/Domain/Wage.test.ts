@@ -8,17 +8,17 @@
  * literals from the contract, not the module's constants.
  */
 import { describe, expect, test } from "bun:test"
-import { Either, ParseResult, Schema } from "effect"
+import { Result, Schema, SchemaIssue } from "effect"
 import * as fc from "fast-check"
 import {
   assumptions,
   estimate,
   type Estimates,
   HOURS_PER_YEAR,
+  isAmount,
   MAX_ANNUAL_SALARY,
   MAX_HOURLY_WAGE,
   toRatio,
-  valueFields,
   WageRequest
 } from "../../src/Domain/Wage.ts"
 
@@ -95,22 +95,42 @@ const ORDER: ReadonlyArray<keyof Estimates> = ["hourly", "daily", "weekly", "biw
 // Decoding helpers
 // ---------------------------------------------------------------------------------------------------------------
 
-const decode = Schema.decodeUnknownEither(WageRequest)
+const decode = Schema.decodeUnknownResult(WageRequest)
 
 const decoded = (input: unknown): WageRequest => {
   const result = decode(input)
-  if (Either.isLeft(result)) {
-    throw new Error(
-      `expected ${JSON.stringify(input)} to decode, got ${ParseResult.TreeFormatter.formatErrorSync(result.left)}`
-    )
+  if (Result.isFailure(result)) {
+    throw new Error(`expected ${JSON.stringify(input)} to decode, got ${String(result.failure)}`)
   }
-  return result.right
+  return result.success
 }
 
-const issues = (input: unknown): ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> => {
+const failure = (input: unknown): SchemaIssue.Issue => {
   const result = decode(input)
-  if (Either.isRight(result)) throw new Error(`expected ${String(input)} to fail, got ${JSON.stringify(result.right)}`)
-  return ParseResult.ArrayFormatter.formatErrorSync(result.left).map(({ message, path }) => ({ path, message }))
+  if (Result.isSuccess(result)) {
+    throw new Error(`expected ${String(input)} to fail, got ${JSON.stringify(result.success)}`)
+  }
+  return result.failure.issue
+}
+
+const issues = (input: unknown): ReadonlyArray<{ path: ReadonlyArray<unknown>; message: string }> =>
+  SchemaIssue.makeFormatterStandardSchemaV1()(failure(input)).issues.map(({ message, path }) => ({
+    path: path ?? [],
+    message
+  }))
+
+/** For each failed check, whether it is the amount check (answered 422) rather than a presence check (400). */
+const failedChecks = (input: unknown): ReadonlyArray<boolean> => {
+  const found: Array<boolean> = []
+  const walk = (issue: SchemaIssue.Issue): void => {
+    if (issue._tag === "Filter") {
+      found.push(isAmount(issue.filter.annotations as Readonly<Record<PropertyKey, unknown>> | undefined))
+    }
+    if ("issue" in issue) walk(issue.issue)
+    if ("issues" in issue) issue.issues.forEach(walk)
+  }
+  walk(failure(input))
+  return found
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -358,12 +378,14 @@ describe("WageRequest: which field is given", () => {
   })
 
   test("presence failures are on no value field; value failures are on the value field", () => {
-    expect(valueFields).toEqual(new Set(["hourlyWage", "annualSalary"]))
+    const valueFields = new Set(["hourlyWage", "annualSalary"])
     for (const input of [{}, { hourlyWage: 1, annualSalary: 1 }]) {
       for (const issue of issues(input)) expect(valueFields.has(String(issue.path[0]))).toBe(false)
+      expect(failedChecks(input)).toEqual([false]) // a 400, not the amount check's 422
     }
     for (const input of [{ hourlyWage: "25" }, { annualSalary: -1 }]) {
       for (const issue of issues(input)) expect(valueFields.has(String(issue.path[0]))).toBe(true)
+      expect(failedChecks(input)).toEqual([true])
     }
   })
 })
@@ -577,7 +599,7 @@ describe("properties", () => {
   test("any positive number within the bounds is accepted; anything above is refused on its field", () => {
     fc.assert(
       fc.property(request, (input) => {
-        expect(Either.isRight(decode(input))).toBe(true)
+        expect(Result.isSuccess(decode(input))).toBe(true)
       }),
       { numRuns: NUM_RUNS }
     )

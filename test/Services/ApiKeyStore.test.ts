@@ -3,8 +3,8 @@ import { createHash } from "node:crypto"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Cause, ConfigError, ConfigProvider, Effect, Either, Exit, Layer, Option } from "effect"
-import { describe as describeConfigError } from "../../src/Config.ts"
+import { Cause, Effect, Exit, Layer, Option, Result } from "effect"
+import { AppConfig, InvalidConfig } from "../../src/Config.ts"
 import { ApiKeyStore, parseKeyList, parseKeysFile } from "../../src/Services/ApiKeyStore.ts"
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
@@ -26,21 +26,19 @@ const file = (text: string) => {
   return path
 }
 
-const withEnv = (env: Record<string, string>) =>
-  Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)), { pathDelim: "_" }))
+/** The store as the service builds it from these environment variables. */
+const store = (env: Record<string, string>) => ApiKeyStore.layer.pipe(Layer.provide(AppConfig.fromEnv(env)))
 
 /** Builds the store from `env` and authenticates each key. */
 const authenticate = (env: Record<string, string>, keys: ReadonlyArray<string>) =>
   Effect.runPromiseExit(
-    Effect.flatMap(ApiKeyStore, (store) => Effect.forEach(keys, store.authenticate)).pipe(
-      Effect.provide(ApiKeyStore.Default.pipe(Layer.provide(withEnv(env))))
-    )
+    Effect.map(ApiKeyStore, (keyStore) => keys.map(keyStore.authenticate)).pipe(Effect.provide(store(env)))
   )
 
 const ids = async (env: Record<string, string>, keys: ReadonlyArray<string>) => {
   const exit = await authenticate(env, keys)
   if (Exit.isFailure(exit)) throw new Error(Cause.pretty(exit.cause))
-  return exit.value.map((caller) => Option.getOrNull(caller)?.id ?? null)
+  return exit.value.map((caller) => caller?.id ?? null)
 }
 
 describe("parsing", () => {
@@ -51,19 +49,19 @@ describe("parsing", () => {
   test("API_KEYS_FILE: comments, blank lines, CRLF, digests in any case", () => {
     const digest = sha256("hidden")
     const text = `\uFEFF# team keys\r\n\r\n  plain-one  \r\nclé-ü\n#not-a-key\nsha256:${digest.toUpperCase()}\nSHA256: ${digest}\n`
-    expect(parseKeysFile(text)).toEqual(Either.right([sha256("plain-one"), sha256("clé-ü"), digest, digest]))
+    expect(parseKeysFile(text)).toEqual(Result.succeed([sha256("plain-one"), sha256("clé-ü"), digest, digest]))
   })
 
   test("a malformed sha256 line names its line", () => {
     expect(parseKeysFile(`a\nsha256:${"0".repeat(63)}`)).toEqual(
-      Either.left('line 2 starts with "sha256:" but is not followed by 64 hexadecimal digits')
+      Result.fail('line 2 starts with "sha256:" but is not followed by 64 hexadecimal digits')
     )
-    expect(Either.isLeft(parseKeysFile(`sha256:${"g".repeat(64)}`))).toBe(true)
+    expect(Result.isFailure(parseKeysFile(`sha256:${"g".repeat(64)}`))).toBe(true)
   })
 })
 
 describe("authenticate", () => {
-  test("knows API_KEYS keys, case-sensitively; unknown and empty keys are None", async () => {
+  test("knows API_KEYS keys, case-sensitively; unknown and empty keys are undefined", async () => {
     const result = await ids({ API_KEYS: "alpha-key, beta-key" }, [
       "alpha-key",
       "beta-key",
@@ -104,11 +102,11 @@ describe("authenticate", () => {
 
   test("fromKeys serves exactly the given keys", async () => {
     const result = await Effect.runPromise(
-      Effect.flatMap(ApiKeyStore, (store) => Effect.all([store.authenticate("k1"), store.authenticate("k2")])).pipe(
+      Effect.map(ApiKeyStore, (keyStore) => [keyStore.authenticate("k1"), keyStore.authenticate("k2")]).pipe(
         Effect.provide(ApiKeyStore.fromKeys(["k1"]))
       )
     )
-    expect(result.map(Option.getOrNull)).toEqual([
+    expect(result.map((caller) => caller ?? null)).toEqual([
       { id: `key_${sha256("k1").slice(0, 8)}`, bucket: sha256("k1").slice(0, 32) },
       null
     ])
@@ -126,25 +124,25 @@ describe("no key configured", () => {
 
   test("a random key is printed once on stderr, when announced, and authenticates", async () => {
     const exit = await Effect.runPromiseExit(
-      Effect.flatMap(ApiKeyStore, (store) =>
+      Effect.flatMap(ApiKeyStore, (keyStore) =>
         Effect.suspend(() => {
           expect(stderr).not.toHaveBeenCalled()
-          return Effect.zipRight(
-            Effect.zipRight(store.announce, store.announce),
-            Effect.suspend(() => store.authenticate(generated()))
+          return Effect.andThen(
+            Effect.andThen(keyStore.announce, keyStore.announce),
+            Effect.sync(() => keyStore.authenticate(generated()))
           )
         })
-      ).pipe(Effect.provide(ApiKeyStore.Default.pipe(Layer.provide(withEnv({ API_KEYS: " , " })))))
+      ).pipe(Effect.provide(store({ API_KEYS: " , " })))
     )
-    expect(Exit.isSuccess(exit) && Option.isSome(exit.value)).toBe(true)
+    expect(Exit.isSuccess(exit) && exit.value !== undefined).toBe(true)
     expect(stderr).toHaveBeenCalledTimes(1)
   })
 
   test("an API_KEYS_FILE with no keys counts as none configured", async () => {
     expect(await ids({ API_KEYS_FILE: file("# nothing yet\n\n") }, ["anything"])).toEqual([null])
     const announced = await Effect.runPromise(
-      Effect.flatMap(ApiKeyStore, (store) => store.announce).pipe(
-        Effect.provide(ApiKeyStore.Default.pipe(Layer.provide(withEnv({ API_KEYS_FILE: file("# nothing yet\n") }))))
+      Effect.flatMap(ApiKeyStore, (keyStore) => keyStore.announce).pipe(
+        Effect.provide(store({ API_KEYS_FILE: file("# nothing yet\n") }))
       )
     )
     expect(announced).toBeUndefined()
@@ -156,23 +154,23 @@ describe("a bad API_KEYS_FILE stops the start", () => {
   const failure = async (path: string) => {
     const exit = await authenticate({ API_KEYS: "ok", API_KEYS_FILE: path }, [])
     if (Exit.isSuccess(exit)) throw new Error("expected a failure")
-    const error = Cause.failureOption(exit.cause)
-    if (Option.isNone(error) || !ConfigError.isConfigError(error.value)) throw new Error(Cause.pretty(exit.cause))
+    const error = Cause.findErrorOption(exit.cause)
+    if (Option.isNone(error) || !(error.value instanceof InvalidConfig)) throw new Error(Cause.pretty(exit.cause))
     return error.value
   }
 
   test("an unreadable file", async () => {
     const error = await failure(join(dir, "missing.txt"))
-    expect(error).toMatchObject({ _op: "InvalidData", path: ["API_KEYS_FILE"] })
-    expect(describeConfigError(error)).toBe(`API_KEYS_FILE ${join(dir, "missing.txt")} could not be read (ENOENT)`)
+    expect(error).toMatchObject({ _tag: "InvalidConfig" })
+    expect(error.message).toBe(`API_KEYS_FILE ${join(dir, "missing.txt")} could not be read (ENOENT)`)
     expect((await failure(dir)).message).toContain("could not be read")
   })
 
   test("a malformed sha256 line", async () => {
     const path = file(`good\nsha256:abc\n`)
     const error = await failure(path)
-    expect(error).toMatchObject({ _op: "InvalidData", path: ["API_KEYS_FILE"] })
-    expect(describeConfigError(error)).toBe(
+    expect(error).toMatchObject({ _tag: "InvalidConfig" })
+    expect(error.message).toBe(
       `API_KEYS_FILE ${path}: line 2 starts with "sha256:" but is not followed by 64 hexadecimal digits`
     )
     expect(stderr).not.toHaveBeenCalled()

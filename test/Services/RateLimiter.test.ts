@@ -1,12 +1,19 @@
 import { describe, expect, test } from "bun:test"
-import { ConfigProvider, Effect, Exit, Layer, TestClock, TestContext } from "effect"
+import { ConfigProvider, Effect, Exit, Layer } from "effect"
+import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
-import { normaliseAddress, RateLimiter, type RateLimiterOptions } from "../../src/Services/RateLimiter.ts"
+import { AppConfig, type InvalidConfig } from "../../src/Config.ts"
+import {
+  normaliseAddress,
+  RateLimiter,
+  RateLimiterLive,
+  type RateLimiterOptions
+} from "../../src/Services/RateLimiter.ts"
 
 const defaults: RateLimiterOptions = { perMinute: 100, authFailuresPerMinute: 20 }
 
 const run = <A, E>(effect: Effect.Effect<A, E, RateLimiter>, options: RateLimiterOptions = defaults) =>
-  Effect.runPromise(effect.pipe(Effect.provide(RateLimiter.Test(options)), Effect.provide(TestContext.TestContext)))
+  Effect.runPromise(effect.pipe(Effect.provide(RateLimiter.Test(options)), Effect.provide(TestClock.layer())))
 
 const advance = (ms: number) => TestClock.adjust(`${ms} millis`)
 
@@ -191,13 +198,17 @@ describe("memory", () => {
 })
 
 describe("configuration", () => {
-  const load = (env: Record<string, string>) =>
+  /** The settings as the service reads them at start, from these environment variables. */
+  const settings = (env: Record<string, string>) =>
+    AppConfig.layer.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env }))))
+
+  const load = (
+    env: Record<string, string>,
+    layer: Layer.Layer<RateLimiter, InvalidConfig, AppConfig> = RateLimiter.layer
+  ) =>
     Effect.runPromiseExit(
       Effect.flatMap(RateLimiter, (limiter) => Effect.all([limiter.take("k"), limiter.recordAuthFailure("a")])).pipe(
-        Effect.provide(RateLimiter.Default),
-        Effect.provide(
-          Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)), { pathDelim: "_" }))
-        )
+        Effect.provide(layer.pipe(Layer.provide(settings(env))))
       )
     )
 
@@ -216,5 +227,10 @@ describe("configuration", () => {
       const exit = await load({ [name]: "0" })
       expect(Exit.isFailure(exit) && String(exit.cause)).toContain(name)
     }
+  })
+
+  test("RateLimiterLive limits in memory when REDIS_URL is not set", async () => {
+    const exit = await load({ RATE_LIMIT_PER_MINUTE: "9", AUTH_FAILURES_PER_MINUTE: "4" }, RateLimiterLive)
+    expect(Exit.isSuccess(exit) && exit.value.map((d) => d.limit)).toEqual([9, 4])
   })
 })

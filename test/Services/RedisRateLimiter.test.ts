@@ -3,9 +3,10 @@
  * while Redis is stopped, killed or absent each falls back to its own buckets at once, says so once, and comes back.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test"
-import { ConfigProvider, Effect, Layer, Logger, ManagedRuntime, Metric, MetricState } from "effect"
-import { RateLimiter } from "../../src/Services/RateLimiter.ts"
-import { RedisRateLimiterLive, storeFallbacks, storeUp } from "../../src/Services/RedisRateLimiter.ts"
+import { Effect, Layer, Logger, ManagedRuntime, Metric } from "effect"
+import { AppConfig } from "../../src/Config.ts"
+import { RateLimiter, RateLimiterLive } from "../../src/Services/RateLimiter.ts"
+import { storeFallbacks, storeUp } from "../../src/Services/RedisRateLimiter.ts"
 import { type RedisServer, startRedis } from "../support/Redis.ts"
 
 // Real redis-server and timers on a shared machine: more than the 5 s default, never needed when all is well.
@@ -24,16 +25,15 @@ afterEach(async () => {
 })
 afterAll(() => redis.stop())
 
-const capture = Logger.replace(
-  Logger.defaultLogger,
-  Logger.make(({ message }) => logs.push(String([message].flat()[0])))
-)
+const capture = Logger.layer([Logger.make(({ message }) => logs.push(String([message].flat()[0])))])
 
-/** A limiter as one instance builds it: its own memory, the shared Redis. */
+/** A limiter as one instance builds it (REDIS_URL set, so the Redis one): its own memory, the shared Redis. */
 const limiter = async (url = redis.url, perMinute = 5) => {
   const env = { REDIS_URL: url, RATE_LIMIT_PER_MINUTE: String(perMinute), AUTH_FAILURES_PER_MINUTE: "3" }
-  const config = Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)), { pathDelim: "_" }))
-  const runtime = ManagedRuntime.make(RedisRateLimiterLive.pipe(Layer.provide(Layer.merge(config, capture))))
+  // provideMerge: the logger must be in the runtime's context too, where the requests' decisions log.
+  const runtime = ManagedRuntime.make(
+    RateLimiterLive.pipe(Layer.provide(AppConfig.fromEnv(env)), Layer.provideMerge(capture))
+  )
   runtimes.push(runtime)
   const service = await runtime.runPromise(RateLimiter)
   return {
@@ -50,8 +50,8 @@ const timed = async <A>(f: () => Promise<A>) => {
 /** EVALSHA calls Redis has run so far (INFO commandstats). */
 const evalshaCalls = async () =>
   Number(/cmdstat_evalsha:calls=(\d+)/.exec(await redis.client.info("commandstats"))?.[1] ?? 0)
-const gauge = () => Effect.runSync(Metric.value(storeUp)) as MetricState.MetricState.Gauge<number>
-const fallbacks = () => (Effect.runSync(Metric.value(storeFallbacks)) as MetricState.MetricState.Counter<number>).count
+const gauge = () => Effect.runSync(Metric.value(storeUp))
+const fallbacks = () => Effect.runSync(Metric.value(storeFallbacks)).count
 const count = (text: string) => logs.filter((line) => line.startsWith(text)).length
 const waitUntil = async (ok: () => Promise<boolean>, ms = 3_000) => {
   const deadline = Date.now() + ms

@@ -4,11 +4,12 @@
  * tests after it run on Redis's own clock.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test"
-import { ConfigProvider, Effect, Either, Exit, Layer, ManagedRuntime } from "effect"
+import { ConfigProvider, Effect, Exit, Layer, ManagedRuntime } from "effect"
 import * as fc from "fast-check"
+import { AppConfig, parseRedisUrl } from "../../src/Config.ts"
 import { bucketKey, TAKE_SCRIPT_SHA } from "../../src/Domain/RedisBucket.ts"
 import { type Bucket, take } from "../../src/Domain/TokenBucket.ts"
-import { parseRedisUrl, RedisStore } from "../../src/Services/RedisStore.ts"
+import { RedisStore } from "../../src/Services/RedisStore.ts"
 import { type RedisServer, startRedis } from "../support/Redis.ts"
 
 // Real redis-server and timers on a shared machine: more than the 5 s default, never needed when all is well.
@@ -17,12 +18,13 @@ setDefaultTimeout(30_000)
 let redis: RedisServer
 let runtime: ManagedRuntime.ManagedRuntime<RedisStore, unknown>
 
-const withEnv = (env: Record<string, string>) =>
-  Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)), { pathDelim: "_" }))
+/** The settings as the service reads them at start, from these environment variables. */
+const settings = (env: Record<string, string>) =>
+  AppConfig.layer.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env }))))
 
 beforeAll(async () => {
   redis = await startRedis()
-  runtime = ManagedRuntime.make(RedisStore.Default.pipe(Layer.provide(withEnv({ REDIS_URL: redis.url }))))
+  runtime = ManagedRuntime.make(RedisStore.layer.pipe(Layer.provide(settings({ REDIS_URL: redis.url }))))
 })
 afterAll(async () => {
   await runtime.dispose()
@@ -101,20 +103,27 @@ describe("the Lua script", () => {
 describe("REDIS_URL", () => {
   test("accepts redis:// and rediss:// URLs with a host", () => {
     for (const url of ["redis://localhost", "redis://:secret@10.0.0.5:6380/2", "rediss://cache.example:6379"]) {
-      expect(Either.isRight(parseRedisUrl(url))).toBe(true)
+      expect(parseRedisUrl(url)).toBeInstanceOf(URL)
     }
   })
 
   test("refuses anything else, in a sentence that repeats no part of the URL", async () => {
     for (const url of ["localhost:6379", "http://localhost", "redis://", "redis://h/not-a-db", "::"]) {
-      expect(Either.isLeft(parseRedisUrl(url))).toBe(true)
+      expect(typeof parseRedisUrl(url)).toBe("string")
     }
     const exit = await Effect.runPromiseExit(
-      Effect.scoped(Layer.build(RedisStore.Default.pipe(Layer.provide(withEnv({ REDIS_URL: "http://:hunter2@x" })))))
+      Effect.scoped(Layer.build(RedisStore.layer.pipe(Layer.provide(settings({ REDIS_URL: "http://:hunter2@x" })))))
     )
     expect(Exit.isFailure(exit)).toBe(true)
     const message = String(Exit.isFailure(exit) && exit.cause)
     expect(message).toContain("REDIS_URL must start with redis://")
     expect(message).not.toContain("hunter2")
+  })
+
+  test("without REDIS_URL the store does not start, and says why", async () => {
+    const exit = await Effect.runPromiseExit(
+      Effect.scoped(Layer.build(RedisStore.layer.pipe(Layer.provide(settings({})))))
+    )
+    expect(Exit.isFailure(exit) && String(exit.cause)).toContain("REDIS_URL is not set")
   })
 })

@@ -1,24 +1,25 @@
 import { describe, expect, test } from "bun:test"
-import { ConfigProvider, Effect, Either, Layer, Metric } from "effect"
+import { ConfigProvider, Context, Effect, Layer, Metric, Result } from "effect"
+import { AppConfig } from "../../src/Config.ts"
 import { parseUserAgent } from "../../src/Domain/UserAgentNormalise.ts"
+import { ToolsLive } from "../../src/Services/Tools.ts"
 import { UserAgents } from "../../src/Services/UserAgents.ts"
 
 const CHROME_WINDOWS =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
 
+/** The tools' services as the server builds them, with settings read from these environment variables. */
 const layer = (env: Record<string, string> = {}) =>
-  UserAgents.Default.pipe(
-    Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)), { pathDelim: "_" })))
-  )
+  ToolsLive.pipe(Layer.provide(AppConfig.layer), Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env }))))
 
 const run = <A, E>(effect: Effect.Effect<A, E, UserAgents>, env?: Record<string, string>) =>
   Effect.runPromise(Effect.provide(effect, layer(env)))
 
 /** The counter as /metrics shows it, found by its exported name. */
 const counter = (name: string) =>
-  Effect.map(Metric.snapshot, (pairs) => {
-    const pair = pairs.find((p) => p.metricKey.name === name)
-    const state = pair?.metricState as { readonly count?: number } | undefined
+  Effect.map(Metric.snapshot, (snapshots) => {
+    const found = snapshots.find((s) => s.id === name)
+    const state = found?.state as { readonly count?: number } | undefined
     return Number(state?.count ?? 0)
   })
 
@@ -28,6 +29,12 @@ const counts = Effect.all({
 })
 
 describe("UserAgents.parse", () => {
+  test("the cache counters are registered at 0 before any parse, where /metrics reads them", () => {
+    const ids = Metric.snapshotUnsafe(Context.empty()).map((s) => s.id)
+    expect(ids).toContain("ua_parse_cache_hits_total")
+    expect(ids).toContain("ua_parse_cache_misses_total")
+  })
+
   test("answers as the domain parser does", async () => {
     const info = await run(Effect.flatMap(UserAgents, (ua) => ua.parse(CHROME_WINDOWS)))
     expect(info).toEqual(parseUserAgent(CHROME_WINDOWS))
@@ -80,9 +87,9 @@ describe("UserAgents.parse", () => {
   })
 
   test("an invalid UA_CACHE_SIZE stops the layer with a message naming it", async () => {
-    const result = await Effect.runPromise(Effect.either(Effect.provide(UserAgents, layer({ UA_CACHE_SIZE: "lots" }))))
-    if (Either.isRight(result)) throw new Error("expected a config error")
-    expect(String(result.left)).toContain("UA_CACHE_SIZE")
+    const result = await Effect.runPromise(Effect.result(Effect.provide(UserAgents, layer({ UA_CACHE_SIZE: "lots" }))))
+    if (Result.isSuccess(result)) throw new Error("expected a config error")
+    expect(String(result.failure)).toContain("UA_CACHE_SIZE")
   })
 
   test("the cache is bounded: the oldest string is evicted, so parsing it again is a miss", async () => {
@@ -120,12 +127,12 @@ describe("UserAgents.generate", () => {
 
   test("a combination no browser has is an InvalidRequest naming the field", async () => {
     const result = await run(
-      Effect.flatMap(UserAgents, (ua) => Effect.either(ua.generate({ browser: "Safari", os: "Windows" })))
+      Effect.flatMap(UserAgents, (ua) => Effect.result(ua.generate({ browser: "Safari", os: "Windows" })))
     )
-    if (Either.isRight(result)) throw new Error("expected an error")
-    expect(result.left._tag).toBe("InvalidRequest")
-    expect(result.left.details?.[0]?.path).toBe("browser")
-    expect(result.left.message).toContain("Safari")
+    if (Result.isSuccess(result)) throw new Error("expected an error")
+    expect(result.failure._tag).toBe("InvalidRequest")
+    expect(result.failure.details?.[0]?.path).toBe("browser")
+    expect(result.failure.message).toContain("Safari")
   })
 
   test("unseeded generation draws from the Random service", async () => {

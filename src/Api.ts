@@ -2,13 +2,8 @@
  * The contract as an HttpApi: endpoints, payloads, successes and errors. It imports no services, so a client or
  * a test can use it without a server.
  */
-import * as HttpApi from "@effect/platform/HttpApi"
-import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
-import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
-import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
-import * as OpenApi from "@effect/platform/OpenApi"
 import { Context, Schema } from "effect"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
 import {
   InternalErrorWire,
   InvalidRequestWire,
@@ -21,102 +16,120 @@ import {
   UnauthorizedWire
 } from "./Domain/Errors.ts"
 import { UserAgentRequest, UserAgentResponse } from "./Domain/UserAgent.ts"
-import { WageRequest, WageResponse } from "./Domain/Wage.ts"
+import { WageRequest, wageRequestJsonSchema, WageResponse } from "./Domain/Wage.ts"
 
 /** The authenticated caller: `key_` and the first 8 hex digits of the key's SHA-256 digest, never the key. */
-export class Caller extends Context.Tag("app/Caller")<Caller, { readonly id: string }>() {}
+export class Caller extends Context.Service<Caller, { readonly id: string }>()("app/Caller") {}
 
-export class Authorization extends HttpApiMiddleware.Tag<Authorization>()("app/Authorization", {
-  failure: Schema.Union(UnauthorizedWire, RateLimitedWire, InvalidRequestWire, PayloadTooLargeWire),
-  provides: Caller,
-  security: {
-    bearer: HttpApiSecurity.bearer.pipe(
-      HttpApiSecurity.annotate(OpenApi.Description, "An API key: `Authorization: Bearer <key>`")
-    )
+/** API keys, the rate limit and the body checks, in that order, so a request without a key never gets a 400. */
+export class Authorization extends HttpApiMiddleware.Service<Authorization, { provides: Caller }>()(
+  "app/Authorization",
+  {
+    error: [UnauthorizedWire, RateLimitedWire, InvalidRequestWire, PayloadTooLargeWire],
+    security: {
+      bearer: HttpApiSecurity.bearer.pipe(
+        HttpApiSecurity.annotate(OpenApi.Description, "An API key: `Authorization: Bearer <key>`")
+      )
+    }
   }
+) {}
+
+/**
+ * A payload that does not match its schema becomes the contract's 400 (or 422 for a wage value) instead of the
+ * framework's empty 400. It also declares the errors every route can answer.
+ */
+export class RequestErrors extends HttpApiMiddleware.Service<RequestErrors>()("app/RequestErrors", {
+  error: [InvalidRequestWire, NotFoundWire, MethodNotAllowedWire, InternalErrorWire, ServiceUnavailableWire]
 }) {}
 
 export class ToolsGroup extends HttpApiGroup.make("tools")
   .add(
-    HttpApiEndpoint.post("userAgentParser", "/user-agent-parser")
-      .setPayload(UserAgentRequest)
-      .addSuccess(UserAgentResponse)
-      .annotate(OpenApi.Summary, "Parse a user agent, or generate a realistic one")
-      .annotate(
-        OpenApi.Description,
-        "`parse` names the browser, OS, device, CPU, engine and bot behind a User-Agent string, by family " +
+    HttpApiEndpoint.post("userAgentParser", "/user-agent-parser", {
+      payload: UserAgentRequest,
+      success: UserAgentResponse
+    }).annotateMerge(
+      OpenApi.annotations({
+        summary: "Parse a user agent, or generate a realistic one",
+        description:
+          "`parse` names the browser, OS, device, CPU, engine and bot behind a User-Agent string, by family " +
           "(Chrome, Firefox, Safari, Edge, IE; Windows, macOS, iOS, Android, Linux; Desktop, Mobile, Tablet). " +
           "`generate` returns a current, real-world user agent, optionally of a given family, and its parse."
-      )
-  )
-  .add(
-    HttpApiEndpoint.post("wageEstimator", "/wage-estimator")
-      .setPayload(WageRequest)
-      .addSuccess(WageResponse)
-      .addError(InvalidValueWire)
-      .annotate(OpenApi.Summary, "Convert an hourly wage or an annual salary across six pay periods")
-      .annotate(
-        OpenApi.Description,
-        "Assumes 8 hours a day, 5 days a week, 52 weeks a year (2080 hours). Every estimate is computed from the " +
+      })
+    ),
+    HttpApiEndpoint.post("wageEstimator", "/wage-estimator", {
+      payload: WageRequest,
+      success: WageResponse,
+      error: InvalidValueWire
+    }).annotateMerge(
+      OpenApi.annotations({
+        summary: "Convert an hourly wage or an annual salary across six pay periods",
+        description:
+          "Assumes 8 hours a day, 5 days a week, 52 weeks a year (2080 hours). Every estimate is computed from the " +
           "unrounded hourly rate and rounded to cents, half away from zero."
-      )
+      })
+    )
   )
   .middleware(Authorization)
   .prefix("/v1/tools")
-  .annotate(OpenApi.Title, "Tools")
-  .annotate(OpenApi.Description, "Authenticated, 100 requests per minute per key by default") {}
+  .annotateMerge(
+    OpenApi.annotations({ title: "Tools", description: "Authenticated, 100 requests per minute per key by default" })
+  ) {}
 
-export const Health = Schema.Struct({ status: Schema.Literal("ok") }).annotations({ identifier: "Health" })
+export const Health = Schema.Struct({ status: Schema.Literal("ok") }).annotate({ identifier: "Health" })
 
 export class SystemGroup extends HttpApiGroup.make("system")
   .add(
-    HttpApiEndpoint.get("health", "/health")
-      .addSuccess(Health)
-      .annotate(OpenApi.Summary, "Liveness: 200 while serving, 503 while draining on shutdown")
+    HttpApiEndpoint.get("health", "/health", { success: Health }).annotateMerge(
+      OpenApi.annotations({ summary: "Liveness: 200 while serving, 503 while draining on shutdown" })
+    )
   )
-  .annotate(OpenApi.Title, "System") {}
+  .annotateMerge(OpenApi.annotations({ title: "System" })) {}
 
-const DECODE_ERROR_REF = "#/components/schemas/HttpApiDecodeError"
+const REF = "#/components/schemas/"
 
-/** Request bodies ignore unknown fields; the generated schemas say `additionalProperties: false` unless told. */
-const REQUEST_SCHEMAS = ["ParseRequest", "GenerateRequest", "WageRequest"]
-
-/**
- * Every HttpApi declares the framework's `HttpApiDecodeError` (400, `{ _tag, issues, message }`). This service maps
- * it to the envelope before it is encoded, so that shape never reaches a client: the document drops it too.
- */
-const describeAsServed = (spec: Record<string, any>): Record<string, any> => {
+/** The component schemas a request body refers to, with the members of a union among them. */
+const requestSchemas = (spec: Record<string, any>): Set<string> => {
+  const names = new Set<string>()
+  const visit = (schema: Record<string, any> | undefined) => {
+    if (typeof schema?.$ref === "string" && schema.$ref.startsWith(REF)) {
+      const name = schema.$ref.slice(REF.length)
+      if (names.has(name)) return
+      names.add(name)
+      visit(spec.components?.schemas?.[name])
+    }
+    for (const member of [...(schema?.anyOf ?? []), ...(schema?.oneOf ?? [])]) visit(member)
+  }
   for (const item of Object.values<Record<string, any>>(spec.paths ?? {})) {
     for (const operation of Object.values<Record<string, any>>(item)) {
-      const response = operation?.responses?.["400"]
-      const content = response?.content?.["application/json"]
-      const anyOf: Array<{ $ref?: string }> | undefined = content?.schema?.anyOf
-      if (anyOf === undefined) continue
-      const rest = anyOf.filter((schema) => schema.$ref !== DECODE_ERROR_REF)
-      content.schema = rest.length === 1 ? rest[0] : { anyOf: rest }
-      response.description = "InvalidRequest"
+      for (const media of Object.values<Record<string, any>>(operation?.requestBody?.content ?? {})) visit(media.schema)
     }
   }
+  return names
+}
+
+/**
+ * The document as the service serves it: request bodies allow unknown fields (the service ignores them), and the
+ * wage request shows its fields as the numbers they must be rather than as the any-value they are read as.
+ */
+const describeAsServed = (spec: Record<string, any>): Record<string, any> => {
   const schemas = spec.components?.schemas ?? {}
-  for (const name of ["HttpApiDecodeError", "Issue", "PropertyKey"]) delete schemas[name]
-  for (const name of REQUEST_SCHEMAS) if (schemas[name] !== undefined) delete schemas[name].additionalProperties
+  for (const name of requestSchemas(spec)) if (schemas[name] !== undefined) delete schemas[name].additionalProperties
+  if (schemas.WageRequest !== undefined) schemas.WageRequest = structuredClone(wageRequestJsonSchema)
   return spec
 }
 
 export class ToolsApi extends HttpApi.make("tools-api")
-  .add(ToolsGroup)
-  .add(SystemGroup)
-  .addError(InvalidRequestWire)
-  .addError(NotFoundWire)
-  .addError(MethodNotAllowedWire)
-  .addError(InternalErrorWire)
-  .addError(ServiceUnavailableWire)
-  .annotate(OpenApi.Title, "Tools API")
-  .annotate(OpenApi.Version, "1.0.0")
-  .annotate(
-    OpenApi.Description,
-    "A user-agent parser/generator and a wage estimator. Every error has one shape: " +
-      "`{ success: false, error: { code, message, details? } }`."
-  )
-  .annotate(OpenApi.License, { name: "AGPL-3.0-or-later", url: "https://www.gnu.org/licenses/agpl-3.0.html" })
-  .annotate(OpenApi.Transform, describeAsServed) {}
+  .add(ToolsGroup, SystemGroup)
+  .middleware(RequestErrors)
+  .annotate(HttpApi.PayloadParseOptions, { reportInput: true })
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Tools API",
+      version: "1.0.0",
+      description:
+        "A user-agent parser/generator and a wage estimator. Every error has one shape: " +
+        "`{ success: false, error: { code, message, details? } }`.",
+      license: { name: "AGPL-3.0-or-later", url: "https://www.gnu.org/licenses/agpl-3.0.html" },
+      transform: describeAsServed
+    })
+  ) {}

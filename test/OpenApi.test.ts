@@ -1,5 +1,5 @@
 /** The OpenAPI document is the contract's public face: a snapshot makes every change to it visible in review. */
-import { OpenApi } from "@effect/platform"
+import { OpenApi } from "effect/http-api"
 import { describe, expect, test } from "bun:test"
 import { ToolsApi } from "../src/Api.ts"
 

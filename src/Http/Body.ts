@@ -1,16 +1,15 @@
 /**
- * Reading a request body within a byte limit, before anything buffers more than the limit. A declared length over
- * it is refused unread; a body without one (chunked) is counted as it arrives and refused once past the limit.
+ * The body checks that follow authentication: JSON media type, within the byte limit, a JSON object no deeper
+ * than the API's own bodies need. A declared length over the limit is refused unread; a body without one (chunked)
+ * is counted as it arrives and refused once past the limit.
  */
-import type { HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
+import type { HttpServerRequest } from "effect/http"
 import { InvalidRequest, PayloadTooLarge } from "../Domain/Errors.ts"
-
-const unreadable = () => new InvalidRequest({ message: "The request body could not be read" })
 
 /**
  * Arrays and objects nested deeper than this are refused (400). The API's bodies are two levels deep; without a
- * limit, a field holding 5,000 nested arrays crashed the schema's error message (it prints the value recursively).
+ * limit, a field holding thousands of nested arrays makes schema error messages recurse through all of them.
  */
 export const MAX_JSON_DEPTH = 32
 
@@ -28,55 +27,12 @@ export const nestedDeeperThan = (value: unknown, max: number): boolean => {
   return false
 }
 
-type Primed = { textEffect: Effect.Effect<string> }
-
-/**
- * Hands what was read to the framework: HttpApi reads the payload through `request.json`, a getter that parses
- * `request.text`, which both request implementations of @effect/platform cache in `textEffect`. The middleware
- * has read and parsed the body already, so the framework gets both, and the body is parsed once.
- */
-export const primeBody = (request: HttpServerRequest.HttpServerRequest, text: string, json?: unknown): void => {
-  ;(request as unknown as Primed).textEffect = Effect.succeed(text)
-  if (json !== undefined) Object.defineProperty(request, "json", { value: Effect.succeed(json), configurable: true })
+const isJson = (contentType: string): boolean => {
+  const semicolon = contentType.indexOf(";")
+  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase() === "application/json"
 }
 
-export const readBody = (
-  request: HttpServerRequest.HttpServerRequest,
-  maxBytes: number
-): Effect.Effect<string, InvalidRequest | PayloadTooLarge> => {
-  // Built only when needed: a Schema.TaggedError validates its fields and captures a stack, ~5% of a request.
-  const tooLarge = () => new PayloadTooLarge({ message: `The request body is over the limit of ${maxBytes} bytes` })
-  const declared = request.headers["content-length"]
-  if (declared !== undefined && Number(declared) > maxBytes) return Effect.fail(tooLarge())
-  const read = (text: string | undefined): Effect.Effect<string, PayloadTooLarge> => {
-    if (text === undefined) return Effect.fail(tooLarge())
-    primeBody(request, text)
-    return Effect.succeed(text)
-  }
-  const source = request.source
-  // Another platform's request: its own reading (buffered whole), the limit checked after.
-  if (!(source instanceof Request)) {
-    return Effect.flatMap(Effect.mapError(request.text, unreadable), (text) =>
-      read(Buffer.byteLength(text) > maxBytes ? undefined : text)
-    )
-  }
-  // Bun's own Request, read directly, in one asynchronous step: the framework's `text` runs a nested runtime and
-  // builds a cache a request, and its `stream` takes some 700 steps of the fiber for a small chunked body.
-  if (declared !== undefined) {
-    return Effect.async<string, InvalidRequest | PayloadTooLarge>((resume) => {
-      source.text().then(
-        (text) => resume(read(text)),
-        () => resume(Effect.fail(unreadable()))
-      )
-    })
-  }
-  return Effect.async<string, InvalidRequest | PayloadTooLarge>((resume, signal) => {
-    readWithin(source, maxBytes, signal).then(
-      (text) => resume(read(text)),
-      () => resume(Effect.fail(unreadable()))
-    )
-  })
-}
+const unreadable = () => new InvalidRequest({ message: "The request body could not be read" })
 
 /** The body as text, or undefined once it is over `maxBytes`: counted as it arrives, never buffered past it. */
 const readWithin = async (source: Request, maxBytes: number, signal: AbortSignal): Promise<string | undefined> => {
@@ -100,4 +56,59 @@ const readWithin = async (source: Request, maxBytes: number, signal: AbortSignal
   } finally {
     signal.removeEventListener("abort", stop)
   }
+}
+
+const readText = (
+  request: HttpServerRequest.HttpServerRequest,
+  maxBytes: number
+): Effect.Effect<string, InvalidRequest | PayloadTooLarge> => {
+  const tooLarge = () => new PayloadTooLarge({ message: `The request body is over the limit of ${maxBytes} bytes` })
+  const declared = request.headers["content-length"]
+  if (declared !== undefined && Number(declared) > maxBytes) return Effect.fail(tooLarge())
+  const source = request.source as Request
+  return Effect.callback<string, InvalidRequest | PayloadTooLarge>((resume, signal) => {
+    // With a declared length Bun has already bounded the read; without one, count as it arrives.
+    const text = declared !== undefined ? source.text() : readWithin(source, maxBytes, signal)
+    text.then(
+      (text) => resume(text === undefined ? Effect.fail(tooLarge()) : Effect.succeed(text)),
+      () => resume(Effect.fail(unreadable()))
+    )
+  })
+}
+
+/**
+ * Hands the text read here to the framework, which reads the payload through `request.text` (cached in the
+ * request's `textEffect`): the body is read once, and only after the checks above.
+ */
+const prime = (request: HttpServerRequest.HttpServerRequest, text: string): void => {
+  ;(request as unknown as { textEffect: Effect.Effect<string> }).textEffect = Effect.succeed(text)
+}
+
+/** The body, checked: JSON media type, within the size limit, a JSON object in depth bounds. */
+export const checkBody = (
+  request: HttpServerRequest.HttpServerRequest,
+  maxBytes: number
+): Effect.Effect<void, InvalidRequest | PayloadTooLarge> => {
+  const contentType = request.headers["content-type"]
+  if (contentType !== undefined && !isJson(contentType)) {
+    return Effect.fail(new InvalidRequest({ message: "Content-Type must be application/json" }))
+  }
+  return Effect.flatMap(readText(request, maxBytes), (text) => {
+    let body: unknown
+    try {
+      body = JSON.parse(text)
+    } catch {
+      return Effect.fail(new InvalidRequest({ message: "The request body is not valid JSON" }))
+    }
+    if (typeof body !== "object" || body === null || Array.isArray(body)) {
+      return Effect.fail(new InvalidRequest({ message: "The request body must be a JSON object" }))
+    }
+    if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {
+      return Effect.fail(
+        new InvalidRequest({ message: `The request body nests more than ${MAX_JSON_DEPTH} levels deep` })
+      )
+    }
+    prime(request, text)
+    return Effect.void
+  })
 }

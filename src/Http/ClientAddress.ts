@@ -2,10 +2,18 @@
  * The client's address for failed-authentication limiting: the socket's peer, or with TRUST_PROXY the last entry
  * of X-Forwarded-For (the one the operator's own proxy appended; earlier entries are the client's to forge).
  */
-import type { HttpServerRequest } from "@effect/platform"
+import { Context } from "effect"
+import type { HttpServerRequest } from "effect/http"
 import { normaliseAddress } from "../Services/RateLimiter.ts"
 
-export const clientAddress = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean): string => {
+/** The socket's peer address, given per request by the server (a web `Request` carries none). */
+export const PeerAddress = Context.Reference<string | undefined>("app/PeerAddress", { defaultValue: () => undefined })
+
+export const clientAddress = (
+  request: HttpServerRequest.HttpServerRequest,
+  peer: string | undefined,
+  trustProxy: boolean
+): string => {
   if (trustProxy) {
     const forwarded = request.headers["x-forwarded-for"]
     if (forwarded !== undefined) {
@@ -13,6 +21,5 @@ export const clientAddress = (request: HttpServerRequest.HttpServerRequest, trus
       if (last !== "") return normaliseAddress(last)
     }
   }
-  const peer = request.remoteAddress
-  return peer._tag === "Some" ? normaliseAddress(peer.value) : "unknown"
+  return peer === undefined ? "unknown" : normaliseAddress(peer)
 }

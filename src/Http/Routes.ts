@@ -2,7 +2,7 @@
  * Every path the service answers and its methods, derived from the HttpApi plus the routes outside it, so 404
  * and 405 (with `Allow`) follow the API definition without a second list to keep in step.
  */
-import * as HttpApi from "@effect/platform/HttpApi"
+import { HttpApi } from "effect/http-api"
 import { ToolsApi } from "../Api.ts"
 
 export const OPENAPI_PATH = "/openapi.json"
@@ -22,6 +22,21 @@ const build = (): ReadonlyMap<string, ReadonlyArray<string>> => {
 
 /** Path to the methods it has. */
 export const knownRoutes = build()
+
+/** The API's own endpoints, `METHOD path` to the endpoint's name, for tests and clients that walk the API. */
+export const endpoints = (): ReadonlyArray<{
+  readonly method: string
+  readonly path: string
+  readonly name: string
+}> => {
+  const found: Array<{ method: string; path: string; name: string }> = []
+  HttpApi.reflect(ToolsApi, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) =>
+      found.push({ method: endpoint.method, path: endpoint.path, name: endpoint.identifier })
+  })
+  return found
+}
 
 /**
  * A path as the router compares it: ended at a ";" as at a "?" (`/docs;jsessionid=1` is `/docs`), duplicate and
@@ -47,3 +62,8 @@ const byCanonical: ReadonlyMap<string, string> = new Map([...knownRoutes.keys()]
  */
 export const routeOf = (path: string): string | undefined =>
   knownRoutes.has(path) ? path : byCanonical.get(canonical(path))
+
+export const pathOf = (url: string): string => {
+  const query = url.indexOf("?")
+  return query === -1 ? url : url.slice(0, query)
+}

@@ -281,8 +281,8 @@ describe("a request cut on the server side", () => {
   test("gets the 503 envelope, not the framework's empty 503 (what shutdown does to one past the deadline)", async () => {
     const cut = makeTestApp({
       services: Layer.merge(
-        Layer.succeed(UserAgents, UserAgents.make({ parse: () => Effect.interrupt, generate: () => Effect.interrupt })),
-        Wages.Default
+        Layer.succeed(UserAgents, UserAgents.of({ parse: () => Effect.interrupt, generate: () => Effect.interrupt })),
+        Wages.layer
       )
     })
     try {
@@ -303,12 +303,12 @@ describe("a bug", () => {
       services: Layer.merge(
         Layer.succeed(
           UserAgents,
-          UserAgents.make({
+          UserAgents.of({
             parse: () => Effect.die(new Error("secret stack detail at /srv/app/x.ts")),
             generate: () => Effect.die(new Error("boom"))
           } as never)
         ),
-        Wages.Default
+        Wages.layer
       )
     })
     try {

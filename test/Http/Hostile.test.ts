@@ -6,6 +6,7 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test"
 import * as fc from "fast-check"
 import { MAX_JSON_DEPTH } from "../../src/Http/Body.ts"
+import { endpoints } from "../../src/Http/Routes.ts"
 import { expectWithinContract } from "../support/Contract.ts"
 import { errorOf, json, KEY, makeTestApp, UA_PATH, WAGE_PATH } from "../support/TestApp.ts"
 
@@ -31,7 +32,10 @@ const noPollution = () => {
 }
 afterEach(noPollution)
 
-const PATHS = [UA_PATH, WAGE_PATH]
+/** Every endpoint that takes a body, from the API. */
+const PATHS = endpoints()
+  .filter((endpoint) => endpoint.method === "POST")
+  .map((endpoint) => endpoint.path)
 
 /** POSTs raw bytes or text with the key, and checks the answer is within the contract. */
 const send = async (

@@ -1,52 +1,70 @@
+/** The one log line of each request, as the service's own logger writes it. */
 import { describe, expect, test } from "bun:test"
-import { Console, Effect, Layer, Logger, LogLevel } from "effect"
-import { JsonLoggerLive, logRequest } from "../../src/Http/RequestLog.ts"
+import { KEY, makeTestApp, WAGE_PATH } from "../support/TestApp.ts"
 
-const fields = { method: "POST", path: "/v1/tools/wage-estimator", status: 200, durationMs: 1.25, requestId: "r-1" }
-
-/** Runs `effect` with `logger` and a console that keeps what it is given, and returns the lines. */
-const printed = (effect: Effect.Effect<void>, logger: Layer.Layer<never>) => {
-  const lines: Array<string> = []
-  const console = { ...globalThis.console, log: (line: string) => void lines.push(line) }
-  const capture: Console.Console = { ...Effect.runSync(Effect.console), unsafe: console }
-  Effect.runSync(effect.pipe(Effect.withConsole(capture), Effect.provide(logger)))
-  return lines
-}
-
-/** The line without what differs from one run to the next. */
-const stable = (line: string) => {
-  const { fiberId, timestamp, ...rest } = JSON.parse(line)
-  expect(fiberId).toMatch(/^#\d+$/)
-  expect(new Date(timestamp).toISOString()).toBe(timestamp)
-  return rest
-}
+/** The request lines among what the logger wrote, parsed. */
+const requestLines = (lines: ReadonlyArray<string>) =>
+  lines.map((line) => JSON.parse(line)).filter((entry) => entry.message === "request")
 
 describe("the request log line", () => {
-  test("with the JSON logger, is the line Effect.logInfo prints, from the edge directly", () => {
-    const [direct] = printed(logRequest(fields), JsonLoggerLive)
-    const [logged] = printed(Effect.logInfo("request").pipe(Effect.annotateLogs(fields)), Logger.json)
-    expect(stable(direct!)).toEqual(stable(logged!))
-    expect(stable(direct!)).toEqual({ message: "request", logLevel: "INFO", annotations: fields, spans: {} })
+  test("is one JSON object a line: method, path without the query, status, duration, request id, key id", async () => {
+    const logs: Array<string> = []
+    const app = makeTestApp({ logs })
+    try {
+      const response = await app.post(
+        `${WAGE_PATH}?q=secret`,
+        { hourlyWage: 25 },
+        { headers: { "x-request-id": "r-1" } }
+      )
+      expect(response.status).toBe(200)
+      const [line, ...rest] = requestLines(logs)
+      expect(rest).toEqual([])
+      const { durationMs, ...annotations } = line.annotations
+      expect(annotations).toEqual({
+        method: "POST",
+        path: WAGE_PATH,
+        status: 200,
+        requestId: "r-1",
+        keyId: expect.stringMatching(/^key_[0-9a-f]{8}$/)
+      })
+      expect(durationMs).toBeGreaterThan(0)
+      expect(line.level).toBe("INFO")
+      expect(new Date(line.timestamp).toISOString()).toBe(line.timestamp)
+      expect(logs.join("\n")).not.toContain(KEY)
+    } finally {
+      await app.dispose()
+    }
   })
 
-  test("keeps annotations and log spans set around it", () => {
-    const around = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-      effect.pipe(Effect.annotateLogs({ worker: 2, big: 10n }), Effect.withLogSpan("outer"))
-    const [direct] = printed(around(logRequest(fields)), JsonLoggerLive)
-    const [logged] = printed(around(Effect.logInfo("request").pipe(Effect.annotateLogs(fields))), Logger.json)
-    const { spans: directSpans, ...directRest } = stable(direct!)
-    const { spans: loggedSpans, ...loggedRest } = stable(logged!)
-    expect(directRest).toEqual(loggedRest)
-    expect(directRest.annotations).toEqual({ worker: 2, big: "10", ...fields })
-    expect(Object.keys(directSpans)).toEqual(Object.keys(loggedSpans))
+  test("a request without a valid key is logged without a key id, and the key sent is never written", async () => {
+    const logs: Array<string> = []
+    const app = makeTestApp({ logs })
+    try {
+      await app.post(WAGE_PATH, { hourlyWage: 25 }, { key: "not-a-real-key-7f3a9" })
+      const [line] = requestLines(logs)
+      expect(line.annotations.status).toBe(401)
+      expect(line.annotations.keyId).toBeUndefined()
+      expect(logs.join("\n")).not.toContain("not-a-real-key-7f3a9")
+    } finally {
+      await app.dispose()
+    }
   })
 
-  test("respects the minimum level and other loggers", () => {
-    expect(printed(logRequest(fields), Layer.merge(JsonLoggerLive, Logger.minimumLogLevel(LogLevel.Warning)))).toEqual(
-      []
-    )
-    const [pretty] = printed(logRequest(fields), Logger.logFmt)
-    expect(pretty).toContain("message=request")
-    expect(pretty).toContain("requestId=r-1")
+  test("LOG_LEVEL above info writes no request line; LOG_FORMAT=pretty writes one for people", async () => {
+    const quiet: Array<string> = []
+    const warning = makeTestApp({ logs: quiet, env: { LOG_LEVEL: "warning" } })
+    const readable: Array<string> = []
+    const pretty = makeTestApp({ logs: readable, env: { LOG_FORMAT: "pretty" } })
+    try {
+      expect((await warning.post(WAGE_PATH, { hourlyWage: 25 })).status).toBe(200)
+      expect(quiet).toEqual([])
+      expect((await pretty.post(WAGE_PATH, { hourlyWage: 25 })).status).toBe(200)
+      expect(readable.join("\n")).toContain("request")
+      expect(readable.join("\n")).toContain("requestId")
+      expect(() => JSON.parse(readable[0]!)).toThrow()
+    } finally {
+      await warning.dispose()
+      await pretty.dispose()
+    }
   })
 })

@@ -3,11 +3,10 @@
  * here), the headers every response carries, and a body that is either the one error envelope with the code that
  * belongs to its status, or the success shape of the route that was reached.
  */
-import { Schema } from "effect"
-import { UserAgentResponse } from "../../src/Domain/UserAgent.ts"
-import { WageResponse } from "../../src/Domain/Wage.ts"
-import { routeOf } from "../../src/Http/Routes.ts"
-import { UA_PATH, WAGE_PATH } from "./TestApp.ts"
+import { Exit, Schema } from "effect"
+import { HttpApi } from "effect/http-api"
+import { ToolsApi } from "../../src/Api.ts"
+import { OPENAPI_PATH, routeOf } from "../../src/Http/Routes.ts"
 
 export const CODES: Readonly<Record<number, string>> = {
   400: "invalid_request",
@@ -27,8 +26,18 @@ export interface Answer {
 }
 
 const strict = { onExcessProperty: "error" } as const
-const isUserAgent = Schema.is(UserAgentResponse, strict)
-const isWage = Schema.is(WageResponse, strict)
+
+/** Each endpoint's path to whether a body is exactly its success shape, derived from the API. */
+const successes = new Map<string, (body: unknown) => boolean>()
+HttpApi.reflect(ToolsApi, {
+  onGroup: () => {},
+  onEndpoint: ({ endpoint }) => {
+    const schemas = [...endpoint.success]
+    successes.set(endpoint.path, (body) =>
+      schemas.some((schema) => Exit.isSuccess(Schema.decodeUnknownExit(schema as Schema.Codec<unknown, unknown>)(body, strict)))
+    )
+  }
+})
 
 const isEnvelope = (body: any, code: string): boolean => {
   if (typeof body !== "object" || body === null || Object.keys(body).sort().join() !== "error,success") return false
@@ -54,14 +63,11 @@ const isEnvelope = (body: any, code: string): boolean => {
 /** The known route a request target reaches, as URL parsing and then the router see it. */
 const routeFor = (target: string): string | undefined => routeOf(new URL(`http://localhost${target}`).pathname)
 
-/** The success shape of the route the request reached. */
+/** The success shape of the route the request reached: an endpoint's, or the OpenAPI document. */
 const isSuccess = (target: string, body: unknown): boolean => {
   const path = routeFor(target)
-  if (path === UA_PATH) return isUserAgent(body)
-  if (path === WAGE_PATH) return isWage(body)
-  if (path === "/health") return JSON.stringify(body) === '{"status":"ok"}'
-  if (path === "/openapi.json") return typeof (body as any)?.openapi === "string"
-  return false
+  if (path === OPENAPI_PATH) return typeof (body as any)?.openapi === "string"
+  return path !== undefined && successes.get(path)?.(body) === true
 }
 
 export interface Sent {

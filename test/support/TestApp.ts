@@ -1,15 +1,19 @@
 /**
- * The real HttpApi application in process (`HttpApiBuilder.toWebHandler`), with the real edge middleware and real
- * services, configured through a map instead of the environment.
+ * The real HttpApi application in process (`HttpRouter.toWebHandler`), with the real edge middleware and real
+ * services, configured through a map of variables instead of the environment.
  */
-import { HttpApiBuilder, HttpServer } from "@effect/platform"
-import { ConfigProvider, Effect, Layer, Logger, LogLevel } from "effect"
-import { edge, HttpLive } from "../../src/Http.ts"
+import { Console, Effect, Layer, References } from "effect"
+import type { LogLevel } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+import { AppConfig, type Env } from "../../src/Config.ts"
+import { HttpLive } from "../../src/Http.ts"
+import { LoggerLive } from "../../src/Platform/Logger.ts"
 import { ApiKeyStore } from "../../src/Services/ApiKeyStore.ts"
 import { Drain } from "../../src/Services/Drain.ts"
 import { RateLimiter } from "../../src/Services/RateLimiter.ts"
-import { UserAgents } from "../../src/Services/UserAgents.ts"
-import { Wages } from "../../src/Services/Wages.ts"
+import { ToolsLive } from "../../src/Services/Tools.ts"
+import type { UserAgents } from "../../src/Services/UserAgents.ts"
+import type { Wages } from "../../src/Services/Wages.ts"
 
 export const KEY = "test-key-0123456789abcdef"
 export const OTHER_KEY = "test-key-other-9876543210"
@@ -20,18 +24,32 @@ export interface TestAppOptions {
   readonly authFailuresPerMinute?: number
   /** The rate limiter's cap on each table (keys, addresses). */
   readonly maxEntries?: number
-  readonly env?: Readonly<Record<string, string>>
+  readonly env?: Env
   /** Replace a service, e.g. one that dies, to reach the 500 path. */
   readonly services?: Layer.Layer<UserAgents | Wages>
   /** Logs are off unless a test asks for them. */
   readonly logLevel?: LogLevel.LogLevel
+  /** The service's own logger (LOG_LEVEL, LOG_FORMAT from `env`) writes its lines here instead. */
+  readonly logs?: Array<string>
 }
 
+/** The service's logger, its console keeping every line it is given. */
+const capturedLogs = (lines: Array<string>) =>
+  Layer.merge(
+    LoggerLive,
+    Layer.succeed(Console.Console, { ...console, log: (line: unknown) => void lines.push(String(line)) })
+  )
+
 export const makeTestApp = (options: TestAppOptions = {}) => {
-  const drain = Effect.runSync(Effect.provide(Drain, Drain.Default))
+  const drain = Effect.runSync(
+    Effect.provide(
+      Drain.useSync((drain) => drain),
+      Drain.layer
+    )
+  )
   const limiter = Effect.runSync(
     Effect.provide(
-      RateLimiter,
+      RateLimiter.useSync((limiter) => limiter),
       RateLimiter.Test({
         perMinute: options.perMinute ?? 100,
         authFailuresPerMinute: options.authFailuresPerMinute ?? 20,
@@ -39,19 +57,24 @@ export const makeTestApp = (options: TestAppOptions = {}) => {
       })
     )
   )
+  const config = AppConfig.fromEnv(options.env ?? {})
   const services = Layer.mergeAll(
     ApiKeyStore.fromKeys(options.keys ?? [KEY, OTHER_KEY]),
     Layer.succeed(RateLimiter, limiter),
-    options.services ?? Layer.merge(UserAgents.Default, Wages.Default)
-  )
-  const config = ConfigProvider.fromMap(new Map(Object.entries(options.env ?? {})), { pathDelim: "_" })
+    Layer.succeed(Drain, drain),
+    options.services ?? ToolsLive
+  ).pipe(Layer.provideMerge(config))
   const layer = HttpLive.pipe(
     Layer.provide(services),
-    Layer.provide(Layer.setConfigProvider(config)),
-    Layer.merge(HttpServer.layerContext),
-    Layer.merge(Logger.minimumLogLevel(options.logLevel ?? LogLevel.None))
+    Layer.provide(HttpServer.layerServices),
+    // Merged, not only provided: the handler runs each request in the context the layer outputs.
+    Layer.provideMerge(
+      options.logs === undefined
+        ? Layer.succeed(References.MinimumLogLevel, options.logLevel ?? "None")
+        : capturedLogs(options.logs).pipe(Layer.provide(config))
+    )
   )
-  const { dispose, handler } = HttpApiBuilder.toWebHandler(layer, { middleware: edge(drain) as never })
+  const { dispose, handler } = HttpRouter.toWebHandler(layer, { disableLogger: true })
 
   const request = (path: string, init: RequestInit = {}) => handler(new Request(`http://localhost${path}`, init))
 

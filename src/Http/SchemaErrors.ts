@@ -1,0 +1,133 @@
+/**
+ * A payload that does not match its schema, as the contract's error: the first failing field names the path and
+ * says in a sentence what is allowed; a wage amount that is given but wrong is a 422, anything else a 400.
+ * A response that does not match its own schema is a bug: it stays a defect, answered 500 by the edge.
+ */
+import { Effect, type SchemaAST, type SchemaIssue } from "effect"
+import { HttpApiMiddleware } from "effect/http-api"
+import { RequestErrors } from "../Api.ts"
+import { Detail, InvalidRequest, InvalidValue } from "../Domain/Errors.ts"
+import { isAmount } from "../Domain/Wage.ts"
+
+/** The value a client sent is echoed at most this long (in code points), so an error never outgrows its request. */
+const MAX_ECHO = 64
+
+const clip = (value: string): string => {
+  if (value.length <= MAX_ECHO) return value
+  const points = [...value]
+  return points.length <= MAX_ECHO ? value : `${points.slice(0, MAX_ECHO).join("")}…`
+}
+
+const show = (value: unknown): string => {
+  if (value === undefined) return "nothing"
+  try {
+    return clip(JSON.stringify(value) ?? String(value))
+  } catch {
+    return "a value"
+  }
+}
+
+const TYPE_NAMES: Partial<Record<SchemaAST.AST["_tag"], string>> = {
+  String: "a string",
+  Number: "a JSON number",
+  Boolean: "true or false",
+  Objects: "an object"
+}
+
+/** What a union of literals allows, as `one of "a", "b"`; undefined for any other union. */
+const literals = (ast: SchemaAST.AST): string | undefined => {
+  if (ast._tag === "Literal") return JSON.stringify(ast.literal)
+  if (ast._tag !== "Union") return undefined
+  const members = ast.types.map(literals)
+  return members.every((m) => m !== undefined) ? `one of ${members.join(", ")}` : undefined
+}
+
+/** The key every member of a union of objects fixes to a literal (a discriminator such as `operation`). */
+const discriminator = (ast: SchemaAST.Union): { key: PropertyKey; allowed: string } | undefined => {
+  const [first, ...rest] = ast.types
+  if (first?._tag !== "Objects") return undefined
+  for (const property of first.propertySignatures) {
+    const values = ast.types.map((member) =>
+      member._tag === "Objects" ? member.propertySignatures.find((p) => p.name === property.name)?.type : undefined
+    )
+    if (rest.length > 0 && values.every((v) => v?._tag === "Literal")) {
+      return { key: property.name, allowed: `one of ${values.map((v) => literals(v!)).join(", ")}` }
+    }
+  }
+  return undefined
+}
+
+interface Failure {
+  readonly path: ReadonlyArray<PropertyKey>
+  readonly message: string
+  readonly amount: boolean
+}
+
+const messageOf = (annotations: { readonly message?: unknown } | undefined): string | undefined =>
+  typeof annotations?.message === "string" ? annotations.message : undefined
+
+/** The first failure in the issue tree, with the path that leads to it. */
+const first = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>, amount: boolean): Failure => {
+  switch (issue._tag) {
+    case "Pointer":
+      return first(issue.issue, [...path, ...issue.path], amount)
+    case "Filter":
+      return first(
+        issue.issue,
+        path,
+        amount || isAmount(issue.filter.annotations as Readonly<Record<PropertyKey, unknown>> | undefined)
+      )
+    case "Encoding": {
+      // A field's own annotations (an amount's message and mark) stand over its JSON codec's failure.
+      const annotations = issue.ast.annotations as Readonly<Record<PropertyKey, unknown>> | undefined
+      const inner = first(issue.issue, path, amount || isAmount(annotations))
+      const message = messageOf(annotations)
+      return message === undefined || inner.path.length !== path.length ? inner : { ...inner, message }
+    }
+    case "Composite":
+      return first(issue.issues[0], path, amount)
+    case "AnyOf": {
+      const [member] = issue.issues
+      if (member !== undefined) return first(member, path, amount)
+      const tag = discriminator(issue.ast)
+      const input = issue.input as Record<PropertyKey, unknown> | undefined
+      if (tag !== undefined && typeof input === "object" && input !== null) {
+        return { path: [...path, tag.key], message: `must be ${tag.allowed}, got ${show(input[tag.key])}`, amount }
+      }
+      const allowed = literals(issue.ast)
+      const message = messageOf(issue.ast.annotations) ?? `must be ${allowed ?? "another value"}`
+      return { path, message: allowed === undefined ? message : `${message}, got ${show(issue.input)}`, amount }
+    }
+    case "MissingKey":
+      return { path, message: issue.annotations?.messageMissingKey ?? "is required", amount: false }
+    case "InvalidType":
+      return {
+        path,
+        message: messageOf(issue.ast.annotations) ?? `must be ${TYPE_NAMES[issue.ast._tag] ?? "of another type"}`,
+        amount: amount || isAmount(issue.ast.annotations as Readonly<Record<PropertyKey, unknown>> | undefined)
+      }
+    case "InvalidValue":
+      return { path, message: messageOf(issue.annotations) ?? "is not an allowed value", amount }
+    case "UnexpectedKey":
+      return { path, message: "is not allowed", amount }
+    case "Forbidden":
+    case "OneOf":
+      return { path, message: "is not allowed", amount }
+  }
+}
+
+/** The contract's error for a payload that does not match its schema. */
+export const fromSchemaIssue = (issue: SchemaIssue.Issue): InvalidRequest | InvalidValue => {
+  const failure = first(issue, [], false)
+  if (failure.path.length === 0) return new InvalidRequest({ message: failure.message })
+  const path = failure.path.map(String).join(".")
+  const fields = { message: `${path} ${failure.message}`, details: [{ path, message: failure.message }] }
+  return failure.amount ? new InvalidValue(fields) : new InvalidRequest(fields)
+}
+
+export const RequestErrorsLive = HttpApiMiddleware.layerSchemaErrorTransform(RequestErrors, (error) =>
+  error.kind === "Body" || error.kind === "ResponseHeaders"
+    ? Effect.die(error)
+    : // InvalidValue is declared on the wage endpoint only, the one place it can arise; the encoder finds it there.
+      Effect.fail(fromSchemaIssue(error.cause.issue) as InvalidRequest)
+)

@@ -1,0 +1,67 @@
+/**
+ * The HTTP application served by `Bun.serve`: the router's handler as a web handler built in the running
+ * program's context, so the application shares its services and finalizers. Each request carries the socket's
+ * peer address, which a web `Request` lacks.
+ */
+import { Context, Effect, Layer } from "effect"
+import { HttpEffect, HttpRouter } from "effect/http"
+import { AppConfig, InvalidConfig } from "../Config.ts"
+import { PeerAddress } from "../Http/ClientAddress.ts"
+
+/** Whether anything can listen on `hostname` (any free port). */
+const canListen = (hostname: string): boolean => {
+  try {
+    Bun.serve({ hostname, port: 0, fetch: () => new Response() }).stop(true)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * A failed listen as one sentence naming the variable at fault. Bun's own errors can mislead ("Is port 0 in use?"
+ * for an address that is not this machine's), so: if nothing can listen on HOST, HOST is wrong; otherwise PORT is.
+ */
+const listenFailed = (hostname: string, port: number, error: unknown): InvalidConfig => {
+  if (!canListen(hostname)) {
+    const message = `HOST must be an address of this machine to listen on, got ${JSON.stringify(hostname)}`
+    return new InvalidConfig({ message })
+  }
+  const code = (error as { readonly code?: unknown } | undefined)?.code
+  const why = code === "EADDRINUSE" ? "is already in use" : `cannot be listened on (${String(code)})`
+  return new InvalidConfig({ message: `PORT ${port} ${why} on ${hostname}` })
+}
+
+/** The address the server listens on, for the start-up log line and the workers' primary. */
+export class ServerAddress extends Context.Service<
+  ServerAddress,
+  { readonly hostname: string; readonly port: number }
+>()("app/ServerAddress") {}
+
+export const layer = <E, R>(app: Layer.Layer<never, E, R>) =>
+  Layer.effect(
+    ServerAddress,
+    Effect.gen(function* () {
+      const { host: hostname, idleTimeoutSeconds, port, workerIndex } = yield* AppConfig
+      const handle = HttpEffect.toWebHandlerWith<never, any>(yield* Effect.context<never>())(
+        yield* HttpRouter.toHttpEffect(app)
+      )
+      const server = yield* Effect.try({
+        try: () =>
+          Bun.serve({
+            hostname,
+            port,
+            idleTimeout: idleTimeoutSeconds,
+            // A worker shares the port with its siblings; a lone process must find it free.
+            reusePort: workerIndex !== undefined,
+            // Bun answers an empty 413 past its own cap; the app enforces MAX_BODY_BYTES itself, with the envelope.
+            maxRequestBodySize: 1 << 30,
+            fetch: (request, server) =>
+              handle(request, Context.make(PeerAddress, server.requestIP(request)?.address) as Context.Context<any>)
+          }),
+        catch: (error) => listenFailed(hostname, port, error)
+      })
+      yield* Effect.addFinalizer(() => Effect.promise(() => server.stop()))
+      return { hostname: server.hostname ?? hostname, port: server.port ?? port }
+    })
+  )

@@ -1,0 +1,55 @@
+/**
+ * The served application, composed: configuration, logging, the services, the HTTP application on Bun's server,
+ * the start-up announcements and the shutdown drain. `main.ts` launches `ServerLive`.
+ */
+import { Effect, Layer } from "effect"
+import { HttpServer } from "effect/http"
+import { AppConfig } from "../Config.ts"
+import { HttpLive } from "../Http.ts"
+import { ApiKeyStore } from "../Services/ApiKeyStore.ts"
+import { Drain } from "../Services/Drain.ts"
+import { RateLimiterLive } from "../Services/RateLimiter.ts"
+import { ToolsLive } from "../Services/Tools.ts"
+import * as BunServer from "./BunServer.ts"
+import { LoggerLive } from "./Logger.ts"
+import { WorkerReadyLive } from "./Workers.ts"
+
+/** Built after the server, so on shutdown it runs first: new requests get 503 while in-flight ones finish. */
+const DrainOnShutdown = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const drain = yield* Drain
+    yield* Effect.addFinalizer(() =>
+      Effect.gen(function* () {
+        yield* Effect.logInfo("Shutting down: finishing in-flight requests").pipe(
+          Effect.annotateLogs("inFlight", drain.inFlight())
+        )
+        const unfinished = yield* drain.drain()
+        yield* Effect.logInfo("Stopped").pipe(Effect.annotateLogs("unfinished", unfinished))
+      })
+    )
+  })
+)
+
+/**
+ * Once the server listens: a lone process logs its address, a worker tells its primary (which logs one address for
+ * all), and a generated key is printed, so a start that failed prints no key that never served.
+ */
+const Started = Layer.unwrap(
+  Effect.gen(function* () {
+    const { workerIndex } = yield* AppConfig
+    const { hostname, port } = yield* BunServer.ServerAddress
+    const announce = Layer.effectDiscard(ApiKeyStore.use((store) => store.announce))
+    if (workerIndex !== undefined) return Layer.merge(WorkerReadyLive, announce)
+    const host = hostname.includes(":") ? `[${hostname}]` : hostname
+    return Layer.merge(Layer.effectDiscard(Effect.logInfo(`Listening on http://${host}:${port}`)), announce)
+  })
+)
+
+export const ServicesLive = Layer.mergeAll(ApiKeyStore.layer, RateLimiterLive, ToolsLive, Drain.layer)
+
+export const ServerLive = Layer.merge(DrainOnShutdown, Started).pipe(
+  Layer.provide(BunServer.layer(HttpLive.pipe(Layer.provide(HttpServer.layerServices)))),
+  Layer.provide(ServicesLive),
+  Layer.provide(LoggerLive),
+  Layer.provide(AppConfig.layer)
+)

@@ -1,0 +1,27 @@
+/**
+ * WORKERS=N: N processes serve one port (SO_REUSEPORT: the kernel spreads connections among them), supervised by a
+ * primary that serves nothing (Supervisor.ts). More than one needs REDIS_URL, so that they share one rate limit.
+ */
+import { Effect, Layer } from "effect"
+import { AppConfig } from "../Config.ts"
+import { LoggerLive } from "./Logger.ts"
+import { supervise } from "./Supervisor.ts"
+
+export { WorkerStartFailed } from "./Supervisor.ts"
+
+/** In a worker, once it serves: tells the primary, and ends itself if the primary is gone. */
+export const WorkerReadyLive = Layer.effectDiscard(
+  Effect.sync(() => {
+    process.send?.("ready")
+    process.once("disconnect", () => process.kill(process.pid, "SIGTERM"))
+  })
+)
+
+/** Serves in this process, or with WORKERS above 1, supervises that many workers that do. */
+export const launch = <E>(server: Layer.Layer<never, E>) =>
+  Effect.gen(function* () {
+    const { apiKeys, apiKeysFile, host, port, workerIndex, workers } = yield* AppConfig
+    if (workerIndex !== undefined || workers === 1) return yield* Layer.launch(server)
+    const noKeys = apiKeys === undefined && apiKeysFile === undefined
+    return yield* supervise(workers, port, host, noKeys).pipe(Effect.provide(LoggerLive))
+  }).pipe(Effect.provide(AppConfig.layer))

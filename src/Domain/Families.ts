@@ -16,3 +16,26 @@ export type DeviceType = (typeof DEVICE_TYPES)[number]
 
 const browserFamilies: ReadonlySet<string> = new Set(BROWSER_FAMILIES)
 export const isBrowserFamily = (name: string): name is BrowserFamily => browserFamilies.has(name)
+
+/** Where each browser family really runs, and on which devices each OS does. */
+const everywhere: Partial<Record<OsFamily, true>> = {
+  Windows: true,
+  macOS: true,
+  Linux: true,
+  Android: true,
+  iOS: true
+}
+export const browserOses: Record<BrowserFamily, Partial<Record<OsFamily, true>>> = {
+  Chrome: everywhere,
+  Firefox: everywhere,
+  Edge: everywhere,
+  Safari: { macOS: true, iOS: true },
+  IE: { Windows: true }
+}
+export const osDevices: Record<OsFamily, ReadonlyArray<DeviceFamily>> = {
+  Windows: ["Desktop"],
+  macOS: ["Desktop"],
+  Linux: ["Desktop"],
+  Android: ["Mobile", "Tablet"],
+  iOS: ["Mobile", "Tablet"]
+}

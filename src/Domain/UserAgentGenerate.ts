@@ -4,7 +4,8 @@
  * request. Randomness comes from Effect's `Random`, so a seeded `Random` gives the same string every time.
  */
 import { Effect, Random } from "effect"
-import { Detail, InvalidRequest } from "./Errors.ts"
+import { InvalidRequest } from "./Errors.ts"
+import { browserOses, isBrowserFamily, osDevices } from "./Families.ts"
 import type { BrowserFamily, DeviceFamily, OsFamily, UserAgentInfo } from "./UserAgent.ts"
 import { fill } from "./UserAgentFill.ts"
 
@@ -12,29 +13,6 @@ export interface GenerateOptions {
   readonly browser?: BrowserFamily | undefined
   readonly os?: OsFamily | undefined
   readonly deviceType?: DeviceFamily | undefined
-}
-
-/** Where each browser family really runs, and on which devices each OS does. */
-const everywhere: Partial<Record<OsFamily, true>> = {
-  Windows: true,
-  macOS: true,
-  Linux: true,
-  Android: true,
-  iOS: true
-}
-export const browserOses: Record<BrowserFamily, Partial<Record<OsFamily, true>>> = {
-  Chrome: everywhere,
-  Firefox: everywhere,
-  Edge: everywhere,
-  Safari: { macOS: true, iOS: true },
-  IE: { Windows: true }
-}
-export const osDevices: Record<OsFamily, ReadonlyArray<DeviceFamily>> = {
-  Windows: ["Desktop"],
-  macOS: ["Desktop"],
-  Linux: ["Desktop"],
-  Android: ["Mobile", "Tablet"],
-  iOS: ["Mobile", "Tablet"]
 }
 
 const list = (items: ReadonlyArray<string>, word: "and" | "or"): string =>
@@ -91,7 +69,6 @@ export interface Pools {
   readonly byOptions: Map<string, Pool>
 }
 
-const families = new Set<string>(["Chrome", "Firefox", "Safari", "Edge", "IE"])
 // Versions older than this many majors behind the family's typical one are spoofed or abandoned, not current:
 // two years of four-weekly Chrome, Edge and Firefox releases; Safari is numbered once a year (and jumped 18 -> 26).
 const currentWindow: Record<string, number> = { Chrome: 24, Edge: 24, Firefox: 24, Safari: 10 }
@@ -120,7 +97,7 @@ const typicalMajors = (candidates: ReadonlyArray<Candidate>): Map<string, number
 const isCurrent = (info: UserAgentInfo, typical: Map<string, number>): boolean => {
   const window = currentWindow[info.browser.name]
   const median = typical.get(info.browser.name)
-  if (window === undefined || median === undefined) return !families.has(info.browser.name)
+  if (window === undefined || median === undefined) return !isBrowserFamily(info.browser.name)
   return major(info.browser.version) >= median - window
 }
 

@@ -5,19 +5,13 @@ import UserAgent from "user-agents"
 import type { InvalidRequest } from "../../src/Domain/Errors.ts"
 import type { BrowserFamily, DeviceFamily, OsFamily, UserAgentInfo } from "../../src/Domain/UserAgent.ts"
 import { fill } from "../../src/Domain/UserAgentFill.ts"
-import {
-  browserOses,
-  buildPools,
-  checkCombination,
-  generate,
-  type GenerateOptions,
-  osDevices
-} from "../../src/Domain/UserAgentGenerate.ts"
+import { BROWSER_FAMILIES, browserOses, osDevices } from "../../src/Domain/Families.ts"
+import { buildPools, checkCombination, generate, type GenerateOptions } from "../../src/Domain/UserAgentGenerate.ts"
 import { parseUserAgent } from "../../src/Domain/UserAgentNormalise.ts"
 
 const pools = buildPools(UserAgent.top(), (ua) => parseUserAgent(ua))
 
-const browsers: ReadonlyArray<BrowserFamily> = ["Chrome", "Firefox", "Safari", "Edge", "IE"]
+const browsers: ReadonlyArray<BrowserFamily> = BROWSER_FAMILIES
 const oses: ReadonlyArray<OsFamily> = ["Windows", "macOS", "iOS", "Android", "Linux"]
 const devices: ReadonlyArray<DeviceFamily> = ["Desktop", "Mobile", "Tablet"]
 

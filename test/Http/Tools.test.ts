@@ -12,7 +12,7 @@ const answer = async (body: unknown) => {
   return { status: response.status, type: response.headers.get("content-type"), text: await response.text() }
 }
 
-describe("user-agent answers served from the serialised-body cache", () => {
+describe("user-agent answers: the same bytes for the same answer, as the schema encodes it", () => {
   test("a repeated parse answers the same bytes, the schema's encoding of the answer", async () => {
     const first = await answer({ operation: "parse", userAgent: CHROME_WINDOWS })
     const again = await answer({ operation: "parse", userAgent: CHROME_WINDOWS })

@@ -34,7 +34,9 @@ HttpApi.reflect(ToolsApi, {
   onEndpoint: ({ endpoint }) => {
     const schemas = [...endpoint.success]
     successes.set(endpoint.path, (body) =>
-      schemas.some((schema) => Exit.isSuccess(Schema.decodeUnknownExit(schema as Schema.Codec<unknown, unknown>)(body, strict)))
+      schemas.some((schema) =>
+        Exit.isSuccess(Schema.decodeUnknownExit(schema as Schema.Codec<unknown, unknown>)(body, strict))
+      )
     )
   }
 })

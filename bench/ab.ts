@@ -1,14 +1,21 @@
 /**
- * `bun bench/ab.ts REV [wage|parse] [trials]`: this tree's service against the one at git revision REV, both
- * started in this process (REV's `src/` is extracted into bench/results/ab-REV/ so it resolves the same
- * node_modules) and driven through `server.fetch()` in alternating trials (`bench/inprocess.ts`). Prints the CPU
- * time a request took (min, p25, median over the trials).
+ * `bun bench/ab.ts REV [wage|parse] [trials]`: this tree's service against the one at git revision REV, both built
+ * in this process as web handlers and driven in alternating trials (`bench/inprocess.ts`). Prints the CPU time a
+ * request took (min, p25, median over the trials).
+ *
+ * Each tree's application is its `src/Http.ts` (`HttpLive`) with its services (`ServicesLive` of
+ * `src/Platform/Server.ts`), logger and configuration (`AppConfig.fromEnv`), served by `HttpRouter.toWebHandler`
+ * as `src/Platform/BunServer.ts` serves it in `Bun.serve`. REV's `src/` is extracted into bench/results/ab-REV/ so
+ * that it resolves this tree's node_modules: both run on the same Effect. A revision from before the port to
+ * Effect 4 (no `src/Platform/Server.ts`) needs Effect 3 and cannot share this process; compare it with
+ * `bun run bench` in a worktree instead (bench/README.md).
  * The request log goes to stdout: send it to /dev/null; results go to stderr. See bench/README.md.
  */
 import { mkdirSync, rmSync } from "node:fs"
 import { join, resolve } from "node:path"
-import { ManagedRuntime } from "effect"
-import { alternate, captureServers, KEY, type Kind, load, report, type Served } from "./inprocess.ts"
+import { Layer } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+import { alternate, type Handler, KEY, type Kind, load, report } from "./inprocess.ts"
 
 const ROOT = resolve(import.meta.dir, "..")
 const [rev, kindArg, trialsArg] = process.argv.slice(2)
@@ -19,29 +26,58 @@ if (rev === undefined) {
 const kind: Kind = kindArg === "parse" ? "parse" : "wage"
 const trials = Number(trialsArg ?? 30)
 
+const git = (...args: Array<string>) => Bun.spawnSync(["git", ...args], { cwd: ROOT })
+if (git("rev-parse", "--verify", "--quiet", `${rev}^{commit}`).exitCode !== 0) {
+  process.stderr.write(`ab: ${rev} is not a revision of this repository\n`)
+  process.exit(2)
+}
+if (git("cat-file", "-e", `${rev}:src/Platform/Server.ts`).exitCode !== 0) {
+  process.stderr.write(
+    `ab: ${rev} has no src/Platform/Server.ts: it is from before the port to Effect 4 and needs Effect 3, which ` +
+      `cannot be loaded in this process beside this tree's Effect 4.\n` +
+      `Compare it with \`bun run bench\` in a worktree instead:\n` +
+      `  git worktree add /tmp/old ${rev} && (cd /tmp/old && bun install --frozen-lockfile && bun run bench)\n`
+  )
+  process.exit(2)
+}
+
 const extracted = join(ROOT, "bench", "results", `ab-${rev.replace(/[^\w.-]/g, "_")}`)
 rmSync(extracted, { recursive: true, force: true })
 mkdirSync(extracted, { recursive: true })
 const archive = Bun.spawnSync(["sh", "-c", `git archive "$0" src | tar -x -C "$1"`, rev, extracted], { cwd: ROOT })
 if (archive.exitCode !== 0) {
-  process.stderr.write(`could not extract ${rev}: ${archive.stderr.toString()}`)
+  process.stderr.write(`ab: could not extract ${rev}: ${archive.stderr.toString()}\n`)
   process.exit(2)
 }
 
-const servers = captureServers()
-process.env.API_KEYS = KEY
-process.env.RATE_LIMIT_PER_MINUTE = "1000000000"
-process.env.PORT = "0"
-const start = async (src: string): Promise<Served> => {
-  const { ServerLive } = await import(join(src, "Server.ts"))
-  await ManagedRuntime.make(ServerLive).runtime()
-  return servers[servers.length - 1]!
+/** As `bun run bench` runs the service: the bench key, and a rate limit high enough never to bite. */
+const env = { API_KEYS: KEY, RATE_LIMIT_PER_MINUTE: "1000000000" }
+
+/**
+ * A tree's application as a web handler, its modules imported from that tree (`effect` is this tree's for both):
+ * the services and the logger are merged into the handler's context, as the server's running program provides
+ * them to `Bun.serve`'s handler.
+ */
+const start = async (src: string): Promise<Handler> => {
+  // typed as this tree's modules; REV's are expected to have the same shape
+  const { HttpLive }: typeof import("../src/Http.ts") = await import(join(src, "Http.ts"))
+  const { ServicesLive }: typeof import("../src/Platform/Server.ts") = await import(join(src, "Platform", "Server.ts"))
+  const { LoggerLive }: typeof import("../src/Platform/Logger.ts") = await import(join(src, "Platform", "Logger.ts"))
+  const { AppConfig }: typeof import("../src/Config.ts") = await import(join(src, "Config.ts"))
+  const layer = HttpLive.pipe(
+    Layer.provide(HttpServer.layerServices),
+    Layer.provideMerge(Layer.mergeAll(ServicesLive, LoggerLive)),
+    Layer.provideMerge(AppConfig.fromEnv(env))
+  )
+  const { handler } = HttpRouter.toWebHandler(layer, { disableLogger: true })
+  return (request) => handler(request)
 }
+
 const targets = [
   [rev, await start(join(extracted, "src"))],
   ["this tree", await start(join(ROOT, "src"))]
 ] as const
 
-for (const [, server] of targets) await load(server, kind, 8_000) // warm-up: the JIT settles
+for (const [, handler] of targets) await load(handler, kind, 8_000) // warm-up: the JIT settles
 report(kind, trials, await alternate(targets, kind, trials))
 process.exit(0)

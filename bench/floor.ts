@@ -1,15 +1,18 @@
 /**
- * The framework's floor: the two tool endpoints as a minimal Effect HttpApi on @effect/platform-bun, with the
- * service's own schemas, services and handlers, and nothing else: no authentication, rate limit, body checks,
- * error mapping, request log, metrics or edge middleware, and no tracer spans. What an Effect HttpApi costs per
- * request before any feature; `bun run bench` reports the service against it as well as against the bare-Bun
- * baseline. Environment: PORT, HOST, UA_CACHE_SIZE.
+ * The framework's floor: the two tool endpoints and /health as a minimal Effect 4 HttpApi, with the service's own
+ * schemas, services (`ToolsLive`) and handlers, and nothing else: no authentication, rate limit, body checks, error
+ * mapping, request log, metrics, request ids, drain or edge middleware. Served on `Bun.serve` through the framework's
+ * own web handler (`HttpRouter.toWebHandler`, its logger off). What an Effect HttpApi costs per request before any
+ * feature; `bun run bench` reports the service against it as well as against the bare-Bun baseline.
+ * Environment: PORT, HOST, UA_CACHE_SIZE.
  */
-import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpMiddleware } from "@effect/platform"
-import { BunHttpServer, BunRuntime } from "@effect/platform-bun"
 import { Effect, Layer, Schema } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { AppConfig } from "../src/Config.ts"
 import { UserAgentRequest, UserAgentResponse } from "../src/Domain/UserAgent.ts"
 import { assumptions, WageRequest, WageResponse } from "../src/Domain/Wage.ts"
+import { ToolsLive } from "../src/Services/Tools.ts"
 import { UserAgents } from "../src/Services/UserAgents.ts"
 import { Wages } from "../src/Services/Wages.ts"
 
@@ -17,35 +20,37 @@ const Api = HttpApi.make("floor")
   .add(
     HttpApiGroup.make("tools")
       .add(
-        HttpApiEndpoint.post("userAgentParser", "/user-agent-parser")
-          .setPayload(UserAgentRequest)
-          .addSuccess(UserAgentResponse)
+        HttpApiEndpoint.post("userAgentParser", "/user-agent-parser", {
+          payload: UserAgentRequest,
+          success: UserAgentResponse
+        }),
+        HttpApiEndpoint.post("wageEstimator", "/wage-estimator", { payload: WageRequest, success: WageResponse })
       )
-      .add(HttpApiEndpoint.post("wageEstimator", "/wage-estimator").setPayload(WageRequest).addSuccess(WageResponse))
       .prefix("/v1/tools")
   )
   .add(
     HttpApiGroup.make("system").add(
-      HttpApiEndpoint.get("health", "/health").addSuccess(Schema.Struct({ status: Schema.Literal("ok") }))
+      HttpApiEndpoint.get("health", "/health", { success: Schema.Struct({ status: Schema.Literal("ok") }) })
     )
   )
 
-const Tools = HttpApiBuilder.group(Api, "tools", (handlers) =>
-  Effect.gen(function* () {
+const Tools = HttpApiBuilder.group(
+  Api,
+  "tools",
+  Effect.fnUntraced(function* (handlers) {
     const userAgents = yield* UserAgents
     const wages = yield* Wages
-    return handlers
-      .handle("userAgentParser", ({ payload }) =>
+    return handlers.handleAll({
+      userAgentParser: ({ payload }) =>
         Effect.map(
           payload.operation === "parse"
             ? userAgents.parse(payload.userAgent, payload.headers)
             : Effect.orDie(userAgents.generate(payload)),
           (data) => ({ success: true as const, data })
-        )
-      )
-      .handle("wageEstimator", ({ payload }) =>
+        ),
+      wageEstimator: ({ payload }) =>
         Effect.map(wages.estimate(payload), (estimates) => ({ success: true as const, estimates, assumptions }))
-      )
+    })
   })
 )
 
@@ -53,14 +58,24 @@ const System = HttpApiBuilder.group(Api, "system", (handlers) =>
   handlers.handle("health", () => Effect.succeed({ status: "ok" as const }))
 )
 
-const port = Number(process.env.PORT ?? 3000)
-const hostname = process.env.HOST ?? "0.0.0.0"
-
-HttpApiBuilder.serve().pipe(
-  HttpMiddleware.withTracerDisabledWhen(() => true),
-  Layer.provide(HttpApiBuilder.api(Api).pipe(Layer.provide([Tools, System]))),
-  Layer.provide([UserAgents.Default, Wages.Default]),
-  Layer.provide(BunHttpServer.layer({ port, hostname })),
-  Layer.launch,
-  BunRuntime.runMain
+const App = HttpApiBuilder.layer(Api).pipe(
+  Layer.provide([Tools, System]),
+  Layer.provide(ToolsLive),
+  // the defaults (a blank value is one), but for the parse cache's size
+  Layer.provide(AppConfig.fromEnv({ UA_CACHE_SIZE: process.env.UA_CACHE_SIZE ?? "" })),
+  Layer.provide(HttpServer.layerServices)
 )
+
+const { handler } = HttpRouter.toWebHandler(App, { disableLogger: true })
+
+const server = Bun.serve({
+  hostname: process.env.HOST ?? "0.0.0.0",
+  port: Number(process.env.PORT ?? 3000),
+  // as the service: Bun's own cap would answer an empty 413 before the app
+  maxRequestBodySize: 1 << 30,
+  fetch: (request) => handler(request)
+})
+
+const stop = () => void server.stop().then(() => process.exit(0))
+process.on("SIGTERM", stop)
+process.on("SIGINT", stop)

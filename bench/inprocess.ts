@@ -1,27 +1,16 @@
 /**
- * The harness `bench/ab.ts` and `bench/adapter.ts` share: services started in this process are driven through
- * Bun's `server.fetch()` (no sockets, no client process), trial by trial in alternating order, so noise from other
- * work on the machine falls on every target alike. Measures the application and its server adapter, not Bun's
- * HTTP parsing and writing.
+ * The harness of `bench/ab.ts`: services built in this process as web handlers (`HttpRouter.toWebHandler`: a web
+ * `Request` in, a `Response` out; no sockets, no client process), driven trial by trial in alternating order, so
+ * noise from other work on the machine falls on every target alike. Measures the application and the framework's
+ * request handling, not Bun's HTTP parsing and writing.
  */
 export const KEY = "bench-key-0123456789abcdef0123456789"
 export const PER_TRIAL = 2_000
 export const CONNECTIONS = 32
 
-export type Served = ReturnType<typeof Bun.serve>
+/** A service in process: what `Bun.serve`'s `fetch` is given. */
+export type Handler = (request: Request) => Promise<Response>
 export type Kind = "wage" | "parse"
-
-/** Every `Bun.serve` made from now on, in order, to drive it with `server.fetch`. */
-export const captureServers = (): ReadonlyArray<Served> => {
-  const servers: Array<Served> = []
-  const serve = Bun.serve
-  Bun.serve = ((options: Parameters<typeof Bun.serve>[0]) => {
-    const server = serve(options)
-    servers.push(server)
-    return server
-  }) as typeof Bun.serve
-  return servers
-}
 
 const bodies: Record<Kind, string> = {
   wage: JSON.stringify({ hourlyWage: 25 }),
@@ -33,7 +22,7 @@ const bodies: Record<Kind, string> = {
 }
 
 /** `requests` requests of `kind`, CONNECTIONS at a time; anything but a 200 stops the run. */
-export const load = async (server: Served, kind: Kind, requests: number): Promise<void> => {
+export const load = async (handler: Handler, kind: Kind, requests: number): Promise<void> => {
   const body = bodies[kind]
   const url = `http://localhost/v1/tools/${kind === "wage" ? "wage-estimator" : "user-agent-parser"}`
   // With Content-Length, as wrk and browsers send a small body (without, the body is read as a stream).
@@ -46,7 +35,7 @@ export const load = async (server: Served, kind: Kind, requests: number): Promis
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
       while (sent++ < requests) {
-        const response = (await server.fetch(new Request(url, { method: "POST", headers, body }))) as Response
+        const response = await handler(new Request(url, { method: "POST", headers, body }))
         if (response.status !== 200) throw new Error(`${response.status} ${await response.text()}`)
         await response.arrayBuffer()
       }
@@ -56,15 +45,15 @@ export const load = async (server: Served, kind: Kind, requests: number): Promis
 
 /** CPU time a request took on each target, one value a trial; targets alternate their order each trial. */
 export const alternate = async (
-  targets: ReadonlyArray<readonly [string, Served]>,
+  targets: ReadonlyArray<readonly [string, Handler]>,
   kind: Kind,
   trials: number
 ): Promise<Map<string, Array<number>>> => {
   const cpu = new Map<string, Array<number>>()
   for (let trial = 0; trial < trials; trial++) {
-    for (const [name, server] of trial % 2 === 0 ? targets : [...targets].reverse()) {
+    for (const [name, handler] of trial % 2 === 0 ? targets : [...targets].reverse()) {
       const before = process.cpuUsage()
-      await load(server, kind, PER_TRIAL)
+      await load(handler, kind, PER_TRIAL)
       const used = process.cpuUsage(before)
       cpu.set(name, [...(cpu.get(name) ?? []), (used.user + used.system) / PER_TRIAL])
     }

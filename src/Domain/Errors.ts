@@ -22,34 +22,60 @@ const fields = {
 
 type Fields = { readonly message: string; readonly details?: ReadonlyArray<Detail> }
 
-const envelope = <const Code extends string>(identifier: string, code: Code, description: string, example: string) =>
+/** Only a 429 says more than a message: when to come back, in whole seconds, as its `Retry-After` says. */
+const retryAfterSeconds = Schema.Int.annotate({
+  description: "Whole seconds until a request can succeed again; the same as the Retry-After header",
+  examples: [1]
+})
+
+const envelope = <const Code extends string, const Extra extends Schema.Struct.Fields>(
+  identifier: string,
+  code: Code,
+  description: string,
+  example: string,
+  extra: Extra
+) =>
   Schema.Struct({
     success: Schema.Literal(false),
     error: Schema.Struct({
       code: Schema.Literal(code),
       message: Schema.String.annotate({ description: "A sentence a person can act on", examples: [example] }),
-      details: Schema.optionalKey(Schema.Array(Detail))
+      details: Schema.optionalKey(Schema.Array(Detail)),
+      ...extra
     })
   }).annotate({ identifier, title: code, description })
 
 /** The wire form of a tagged error: the envelope on the encoded side, the class on the decoded side. */
-const wire = <Self extends Fields, const Code extends string>(
-  error: Schema.Codec<Self, any>,
-  make: (fields: Fields) => Self,
-  options: { readonly status: number; readonly code: Code; readonly description: string; readonly example: string }
+const wire = <Self extends Fields, Input, const Code extends string, const Extra extends Schema.Struct.Fields = {}>(
+  error: Schema.Codec<Self, any> & (new (fields: Input) => Self),
+  options: {
+    readonly status: number
+    readonly code: Code
+    readonly description: string
+    readonly example: string
+    readonly extra?: Extra
+  }
 ) =>
-  envelope(error.ast.annotations?.identifier as string, options.code, options.description, options.example).pipe(
+  envelope(
+    error.ast.annotations?.identifier as string,
+    options.code,
+    options.description,
+    options.example,
+    options.extra ?? ({} as Extra)
+  ).pipe(
     Schema.decodeTo(
-      Schema.toType(error),
+      Schema.toType(error as Schema.Codec<Self, any>),
       SchemaTransformation.transform({
-        decode: ({ error }) => make(error.details === undefined ? { message: error.message } : error),
-        encode: (self) => ({
-          success: false as const,
-          error:
-            self.details === undefined
-              ? { code: options.code, message: self.message }
-              : { code: options.code, message: self.message, details: self.details }
-        })
+        // The class's fields are the envelope's `error` without its `code`, and back.
+        decode: (envelope) => {
+          const { code: _, ...fields } = envelope.error as { readonly code: string }
+          return new error(fields as Input)
+        },
+        encode: (self) => {
+          const { _tag: _, details, message, ...extra } = self as Self & { readonly _tag: string }
+          const error = { code: options.code, message, ...(details === undefined ? {} : { details }), ...extra }
+          return { success: false, error } as never
+        }
       })
     ),
     HttpApiSchema.status(options.status)
@@ -61,60 +87,61 @@ export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", fields)
 export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("MethodNotAllowed", fields) {}
 export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("PayloadTooLarge", fields) {}
 export class InvalidValue extends Schema.TaggedError<InvalidValue>()("InvalidValue", fields) {}
-export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", fields) {}
+export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", { ...fields, retryAfterSeconds }) {}
 export class InternalError extends Schema.TaggedError<InternalError>()("InternalError", fields) {}
 export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", fields) {}
 
-export const InvalidRequestWire = wire(InvalidRequest, (f) => new InvalidRequest(f), {
+export const InvalidRequestWire = wire(InvalidRequest, {
   status: 400,
   code: "invalid_request",
   description: "The body is not a JSON object, has the wrong Content-Type, or a field is missing or of the wrong type",
   example: 'operation must be "parse" or "generate"'
 })
-export const UnauthorizedWire = wire(Unauthorized, (f) => new Unauthorized(f), {
+export const UnauthorizedWire = wire(Unauthorized, {
   status: 401,
   code: "unauthorized",
   description: "No valid API key: send `Authorization: Bearer <key>`",
   example: "Send a valid API key as Authorization: Bearer <key>"
 })
-export const NotFoundWire = wire(NotFound, (f) => new NotFound(f), {
+export const NotFoundWire = wire(NotFound, {
   status: 404,
   code: "not_found",
   description: "No such path",
   example: "No route for /v1/tools/unknown"
 })
-export const MethodNotAllowedWire = wire(MethodNotAllowed, (f) => new MethodNotAllowed(f), {
+export const MethodNotAllowedWire = wire(MethodNotAllowed, {
   status: 405,
   code: "method_not_allowed",
   description: "The path exists but not with this method; `Allow` lists the methods it has",
   example: "GET is not allowed on /v1/tools/wage-estimator; use POST"
 })
-export const PayloadTooLargeWire = wire(PayloadTooLarge, (f) => new PayloadTooLarge(f), {
+export const PayloadTooLargeWire = wire(PayloadTooLarge, {
   status: 413,
   code: "payload_too_large",
   description: "The body is over the size limit (16 KiB by default)",
   example: "The request body is over the limit of 16384 bytes"
 })
-export const InvalidValueWire = wire(InvalidValue, (f) => new InvalidValue(f), {
+export const InvalidValueWire = wire(InvalidValue, {
   status: 422,
   code: "invalid_value",
   description: "A wage value is present but not a positive finite number within bounds",
   example: "hourlyWage must be a positive number"
 })
-export const RateLimitedWire = wire(RateLimited, (f) => new RateLimited(f), {
+export const RateLimitedWire = wire(RateLimited, {
   status: 429,
   code: "rate_limited",
   description:
     "The key's bucket is empty, or too many failed authentications came from this address; see `Retry-After`",
-  example: "Rate limit of 100 requests per minute exceeded; retry in 1 second"
+  example: "Rate limit of 100 requests per minute exceeded; retry in 1 second",
+  extra: { retryAfterSeconds }
 })
-export const InternalErrorWire = wire(InternalError, (f) => new InternalError(f), {
+export const InternalErrorWire = wire(InternalError, {
   status: 500,
   code: "internal_error",
   description: "A bug on our side; the log line with the same request id has the detail",
   example: "Something went wrong on our side; the request id identifies it in the logs"
 })
-export const ServiceUnavailableWire = wire(ServiceUnavailable, (f) => new ServiceUnavailable(f), {
+export const ServiceUnavailableWire = wire(ServiceUnavailable, {
   status: 503,
   code: "service_unavailable",
   description: "The process is draining on shutdown; retry on another instance",

@@ -59,7 +59,10 @@ export const AuthorizationLive = Layer.effect(
           noteHeaders(request, { "retry-after": String(decision.retryAfterSeconds) })
           const retry = seconds(decision.retryAfterSeconds)
           return Effect.fail(
-            new RateLimited({ message: `Too many failed authentications from this address; retry in ${retry}` })
+            new RateLimited({
+              message: `Too many failed authentications from this address; retry in ${retry}`,
+              retryAfterSeconds: decision.retryAfterSeconds
+            })
           )
         }
       )
@@ -82,7 +85,8 @@ export const AuthorizationLive = Layer.effect(
             const retry = seconds(decision.retryAfterSeconds)
             return Effect.fail(
               new RateLimited({
-                message: `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${retry}`
+                message: `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${retry}`,
+                retryAfterSeconds: decision.retryAfterSeconds
               })
             )
           }

@@ -23,7 +23,7 @@ import { knownRoutes, pathOf, routeOf } from "./Routes.ts"
 
 const COMMON_HEADERS = { "x-content-type-options": "nosniff", "cache-control": "no-store" } as const
 
-const envelope = <A>(wire: Schema.Codec<A, unknown>, status: number, error: A) =>
+const envelope = <S extends Schema.Codec<any, any>>(wire: S, status: number, error: S["Type"]) =>
   HttpServerResponse.text(JSON.stringify(Schema.encodeSync(wire)(error)), { status, contentType: "application/json" })
 
 const draining = envelope(

@@ -74,7 +74,10 @@ describe("failed authentication is limited per client address", () => {
   test("after the budget, requests without a valid key get 429 with Retry-After; a valid key still works", async () => {
     for (let i = 0; i < 3; i++) await errorOf(await from("198.51.100.7", "wrong"), 401, "unauthorized")
     const blocked = await from("198.51.100.7", "wrong")
-    await errorOf(blocked, 429, "rate_limited")
+    const refused = await errorOf(blocked, 429, "rate_limited")
+    expect(String((refused as { retryAfterSeconds?: number }).retryAfterSeconds)).toBe(
+      blocked.headers.get("retry-after") ?? "none"
+    )
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThanOrEqual(1)
     expect((await from("198.51.100.7", KEY)).status).toBe(200)
     // another address has its own budget

@@ -57,6 +57,7 @@ describe("token bucket per key", () => {
       const retryAfter = Number(limited.headers.get("retry-after"))
       expect(retryAfter).toBeGreaterThanOrEqual(19)
       expect(retryAfter).toBeLessThanOrEqual(20)
+      expect((error as { retryAfterSeconds?: number }).retryAfterSeconds).toBe(retryAfter)
       expect(parseRateLimit(limited.headers.get("ratelimit")).remaining).toBe(0)
       expect(limited.headers.get("ratelimit-policy")).toBe('"default";q=3;w=60')
       expect((await app.post(WAGE_PATH, { annualSalary: 50000 }, { key: OTHER_KEY })).status).toBe(200)

@@ -46,7 +46,13 @@ const isEnvelope = (body: any, code: string): boolean => {
   const error = body.error
   if (body.success !== false || typeof error !== "object" || error === null) return false
   const keys = Object.keys(error)
-  if (!keys.every((key) => ["code", "message", "details"].includes(key))) return false
+  // a 429 says when to come back, in whole seconds, as its Retry-After does; no other error has that field
+  const allowed =
+    code === "rate_limited" ? ["code", "message", "details", "retryAfterSeconds"] : ["code", "message", "details"]
+  if (!keys.every((key) => allowed.includes(key))) return false
+  if (code === "rate_limited" && !(Number.isInteger(error.retryAfterSeconds) && error.retryAfterSeconds >= 1)) {
+    return false
+  }
   if (error.code !== code || typeof error.message !== "string" || error.message.length === 0) return false
   if (error.details === undefined) return true
   return (
@@ -103,6 +109,9 @@ export const problemWith = (answer: Answer, request: Sent) => {
   if (code === undefined) return `a status the contract does not name: ${describe}`
   if (!isEnvelope(parsed, code)) return `not the error envelope with ${code}: ${describe}`
   if (status === 405 && headers.get("allow") === null) return `a 405 without Allow: ${describe}`
+  if (status === 429 && String((parsed as any).error.retryAfterSeconds) !== headers.get("retry-after")) {
+    return `a 429 whose retryAfterSeconds is not its Retry-After: ${describe}`
+  }
   return undefined
 }
 

@@ -32,6 +32,9 @@ const isJson = (contentType: string): boolean => {
   return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase() === "application/json"
 }
 
+/** A header echoed in a message is cut short, as values are: the error never outgrows the request. */
+const clip = (text: string): string => (text.length <= 64 ? text : `${text.slice(0, 64)}…`)
+
 const unreadable = () => new InvalidRequest({ message: "The request body could not be read" })
 
 /** The body as text, or undefined once it is over `maxBytes`: counted as it arrives, never buffered past it. */
@@ -91,7 +94,13 @@ export const checkBody = (
 ): Effect.Effect<void, InvalidRequest | PayloadTooLarge> => {
   const contentType = request.headers["content-type"]
   if (contentType !== undefined && !isJson(contentType)) {
-    return Effect.fail(new InvalidRequest({ message: "Content-Type must be application/json" }))
+    // curl -d sends a form type and fetch with a string body text/plain: say what came and what to send instead.
+    const received = JSON.stringify(clip(contentType))
+    return Effect.fail(
+      new InvalidRequest({
+        message: `Content-Type must be application/json, got ${received}; send Content-Type: application/json (curl --json)`
+      })
+    )
   }
   return Effect.flatMap(readText(request, maxBytes), (text) => {
     let body: unknown

@@ -92,7 +92,10 @@ describe("request bodies", () => {
         400,
         "invalid_request"
       )
-      expect(error.message).toContain("Content-Type")
+      // it names what came and says what to send: curl -d and fetch with a string body are the usual causes
+      expect(error.message).toBe(
+        `Content-Type must be application/json, got ${JSON.stringify(type)}; send Content-Type: application/json (curl --json)`
+      )
     }
   })
 

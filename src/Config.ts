@@ -28,6 +28,7 @@ const NAMES = [
   "IDLE_TIMEOUT_SECONDS",
   "REDIS_URL",
   "WORKERS",
+  "CORS_ORIGINS",
   WORKER_ENV
 ] as const
 
@@ -90,6 +91,38 @@ const redisUrl = (env: Env): URL | undefined => {
   throw new InvalidConfig({ message: `REDIS_URL ${url} (expected redis://[user:password@]host[:port][/db])` })
 }
 
+/** Browser origins allowed to call the API: every origin (`*`), these, or none (unset). */
+export type CorsOrigins = "*" | ReadonlySet<string> | undefined
+
+const corsOrigins = (env: Env): CorsOrigins => {
+  const raw = text(env, "CORS_ORIGINS")
+  if (raw === undefined) return undefined
+  const entries = raw
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "")
+  if (entries.includes("*")) {
+    return entries.length === 1 ? "*" : invalid("CORS_ORIGINS", "either * or a list of origins, not both", raw)
+  }
+  const origins = new Set<string>()
+  for (const entry of entries) {
+    let origin: string | undefined
+    try {
+      const url = new URL(entry)
+      origin =
+        url.origin !== "null" && `${url.origin}/`.startsWith(entry.replace(/\/$/, "").toLowerCase())
+          ? url.origin
+          : undefined
+    } catch {
+      origin = undefined
+    }
+    if (origin === undefined)
+      invalid("CORS_ORIGINS", "* or comma-separated origins like https://app.example.com", entry)
+    origins.add(origin!)
+  }
+  return origins.size === 0 ? undefined : origins
+}
+
 /** The service's settings, checked; `parse` throws InvalidConfig for the first bad one. */
 export const parse = (env: Env) => {
   const workers = integer(env, "WORKERS", 1, 1, 256)
@@ -113,6 +146,7 @@ export const parse = (env: Env) => {
     /** Seconds a connection may sit idle before Bun closes it; Bun allows 1 to 255. */
     idleTimeoutSeconds: integer(env, "IDLE_TIMEOUT_SECONDS", 30, 1, 255),
     redisUrl: redis,
+    corsOrigins: corsOrigins(env),
     workers,
     /** 1..N in a worker started by the primary. */
     workerIndex: text(env, WORKER_ENV)

@@ -16,7 +16,9 @@ import {
   ServiceUnavailable,
   ServiceUnavailableWire
 } from "../Domain/Errors.ts"
+import { AppConfig } from "../Config.ts"
 import { Drain } from "../Services/Drain.ts"
+import { corsHeaders, preflight } from "./Cors.ts"
 import { observe } from "./Metrics.ts"
 import { open, type RequestNotes } from "./RequestNotes.ts"
 import { knownRoutes, pathOf, routeOf } from "./Routes.ts"
@@ -84,7 +86,8 @@ const answer = (
 const finish = (
   request: HttpServerRequest.HttpServerRequest,
   note: RequestNotes,
-  response: HttpServerResponse.HttpServerResponse
+  response: HttpServerResponse.HttpServerResponse,
+  cors: Record<string, string> | undefined
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   const durationMs = performance.now() - note.started
   const path = pathOf(request.url)
@@ -99,28 +102,39 @@ const finish = (
   if (note.keyId !== undefined) fields.keyId = note.keyId
   return Effect.as(
     Effect.annotateLogs(Effect.logInfo("request"), fields),
-    HttpServerResponse.setHeaders(response, { ...COMMON_HEADERS, ...note.headers, "x-request-id": note.requestId })
+    HttpServerResponse.setHeaders(response, {
+      ...COMMON_HEADERS,
+      ...note.headers,
+      ...cors,
+      "x-request-id": note.requestId
+    })
   )
 }
 
 export const EdgeLive = HttpRouter.middleware(
   Effect.gen(function* () {
     const drain = yield* Drain
+    const { corsOrigins } = yield* AppConfig
     return (httpEffect): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled> =>
       Effect.withFiber((fiber) => {
         const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
         const note = open(request)
-        if (drain.isDraining()) return finish(request, note, draining)
+        const cors = corsOrigins === undefined ? undefined : corsHeaders(corsOrigins, request.headers.origin)
+        if (drain.isDraining()) return finish(request, note, draining, cors)
+        if (cors !== undefined) {
+          const answered = preflight(corsOrigins, request.method, pathOf(request.url), request.headers)
+          if (answered !== undefined) return finish(request, note, answered, undefined)
+        }
         // At the drain deadline, a request still running is interrupted and answered 503.
         const entry = drain.enter(() => fiber.interruptUnsafe())
         return Effect.matchCauseEffect(httpEffect, {
           onSuccess: (response) => {
             drain.leave(entry)
-            return finish(request, note, response)
+            return finish(request, note, response, cors)
           },
           onFailure: (cause) => {
             drain.leave(entry)
-            return Effect.flatMap(answer(request, note, cause), (response) => finish(request, note, response))
+            return Effect.flatMap(answer(request, note, cause), (response) => finish(request, note, response, cors))
           }
         })
       })

@@ -1,0 +1,55 @@
+/**
+ * CORS for browser apps on other origins (CORS_ORIGINS): an allowed origin's preflight on an API path is answered
+ * here, before authentication and limits, and its requests' responses say which headers a script may read.
+ * Other origins, and every request while CORS_ORIGINS is unset, get no CORS headers at all.
+ */
+import { HttpServerResponse } from "effect/http"
+import type { CorsOrigins } from "../Config.ts"
+import { knownRoutes, routeOf } from "./Routes.ts"
+
+const EXPOSED = [
+  "RateLimit-Policy",
+  "RateLimit",
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Reset",
+  "Retry-After",
+  "X-Request-Id"
+].join(", ")
+
+/** The origin to allow for a request from `origin`, or undefined when it gets no CORS headers. */
+const allowed = (origins: CorsOrigins, origin: string | undefined): string | undefined => {
+  if (origins === undefined || origin === undefined) return undefined
+  if (origins === "*") return "*"
+  return origins.has(origin) ? origin : undefined
+}
+
+/** The headers an allowed origin's response carries; undefined for any other request. */
+export const corsHeaders = (origins: CorsOrigins, origin: string | undefined): Record<string, string> | undefined => {
+  const allow = allowed(origins, origin)
+  if (allow === undefined) return undefined
+  return { "access-control-allow-origin": allow, vary: "Origin", "access-control-expose-headers": EXPOSED }
+}
+
+/** The 204 answer to an allowed origin's preflight on an API path; undefined when the request is not one. */
+export const preflight = (
+  origins: CorsOrigins,
+  method: string,
+  path: string,
+  headers: Readonly<Record<string, string | undefined>>
+): HttpServerResponse.HttpServerResponse | undefined => {
+  if (method !== "OPTIONS" || headers["access-control-request-method"] === undefined) return undefined
+  const allow = allowed(origins, headers.origin)
+  const route = routeOf(path)
+  if (allow === undefined || route === undefined || !route.startsWith("/v1/")) return undefined
+  return HttpServerResponse.empty({
+    status: 204,
+    headers: {
+      "access-control-allow-origin": allow,
+      vary: "Origin",
+      "access-control-allow-methods": (knownRoutes.get(route) ?? ["POST"]).join(", "),
+      "access-control-allow-headers": "Authorization, Content-Type",
+      "access-control-max-age": "600"
+    }
+  })
+}

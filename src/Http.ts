@@ -4,18 +4,16 @@
  * call it in process through the same layer.
  */
 import { Layer } from "effect"
-import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { HttpApiBuilder } from "effect/http-api"
 import { ToolsApi } from "./Api.ts"
 import { AuthorizationLive } from "./Http/Authorization.ts"
 import { EdgeLive } from "./Http/Edge.ts"
 import { MetricsRoute } from "./Http/Metrics.ts"
-import { DOCS_PATH, OPENAPI_PATH } from "./Http/Routes.ts"
+import { DocsRoute } from "./Http/Docs.ts"
+import { OPENAPI_PATH } from "./Http/Routes.ts"
 import { RequestErrorsLive } from "./Http/SchemaErrors.ts"
 import { SystemHandlers } from "./Http/System.ts"
 import { ToolsHandlers } from "./Http/Tools.ts"
-
-/** Scalar inlines its JavaScript (no CDN); its default fonts come from elsewhere, so they are off. */
-const DocsRoute = HttpApiScalar.layer(ToolsApi, { path: DOCS_PATH, scalar: { withDefaultFonts: false } })
 
 const ApiRoutes = HttpApiBuilder.layer(ToolsApi, { openapiPath: OPENAPI_PATH }).pipe(
   Layer.provide([ToolsHandlers, SystemHandlers]),

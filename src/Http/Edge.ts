@@ -104,6 +104,10 @@ const finish = (
     Effect.annotateLogs(Effect.logInfo("request"), fields),
     HttpServerResponse.setHeaders(response, {
       ...COMMON_HEADERS,
+      // a response that sets its own cache lifetime keeps it (only /docs does); every other one is no-store
+      ...(response.headers["cache-control"] === undefined
+        ? undefined
+        : { "cache-control": response.headers["cache-control"] }),
       ...note.headers,
       ...cors,
       "x-request-id": note.requestId

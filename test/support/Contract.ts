@@ -6,7 +6,7 @@
 import { Exit, Schema } from "effect"
 import { HttpApi } from "effect/http-api"
 import { ToolsApi } from "../../src/Api.ts"
-import { OPENAPI_PATH, routeOf } from "../../src/Http/Routes.ts"
+import { DOCS_PATH, OPENAPI_PATH, routeOf } from "../../src/Http/Routes.ts"
 
 export const CODES: Readonly<Record<number, string>> = {
   400: "invalid_request",
@@ -91,7 +91,11 @@ export const problemWith = (answer: Answer, request: Sent) => {
   const describe = `${request.method} ${request.path.slice(0, 80)} -> ${status} ${body.slice(0, 300)}`
   if (status >= 500 && !(status === 503 && request.draining === true)) return `a ${status}: ${describe}`
   if (headers.get("x-content-type-options") !== "nosniff") return `no nosniff: ${describe}`
-  if (headers.get("cache-control") !== "no-store") return `no no-store: ${describe}`
+  // the docs page may be cached for an hour; every other answer, its errors included, is no-store
+  const docs = routeFor(request.path) === DOCS_PATH && (status === 200 || status === 304)
+  if (headers.get("cache-control") !== (docs ? "public, max-age=3600" : "no-store")) {
+    return `wrong Cache-Control (${headers.get("cache-control")}): ${describe}`
+  }
   if (!/^[\x21-\x7e]{1,128}$/.test(headers.get("x-request-id") ?? "")) return `no request id: ${describe}`
   if (request.method === "HEAD") return body === "" ? undefined : `a HEAD with a body: ${describe}`
   const type = headers.get("content-type") ?? ""

@@ -16,7 +16,8 @@ import {
   UnauthorizedWire
 } from "./Domain/Errors.ts"
 import { UserAgentRequest, UserAgentResponse } from "./Domain/UserAgent.ts"
-import { WageRequest, wageRequestJsonSchema, WageResponse } from "./Domain/Wage.ts"
+import { WageRequest, WageResponse } from "./Domain/Wage.ts"
+import { describeAsServed } from "./ApiDocument.ts"
 
 /** The authenticated caller: `key_` and the first 8 hex digits of the key's SHA-256 digest, never the key. */
 export class Caller extends Context.Service<Caller, { readonly id: string }>()("app/Caller") {}
@@ -80,43 +81,15 @@ export const Health = Schema.Struct({ status: Schema.Literal("ok") }).annotate({
 export class SystemGroup extends HttpApiGroup.make("system")
   .add(
     HttpApiEndpoint.get("health", "/health", { success: Health }).annotateMerge(
-      OpenApi.annotations({ summary: "Liveness: 200 while serving, 503 while draining on shutdown" })
+      OpenApi.annotations({
+        summary: "Liveness: 200 while serving, 503 while draining on shutdown",
+        description: 'For load balancers and orchestrators: `{"status":"ok"}` while the process serves requests.'
+      })
     )
   )
-  .annotateMerge(OpenApi.annotations({ title: "System" })) {}
-
-const REF = "#/components/schemas/"
-
-/** The component schemas a request body refers to, with the members of a union among them. */
-const requestSchemas = (spec: Record<string, any>): Set<string> => {
-  const names = new Set<string>()
-  const visit = (schema: Record<string, any> | undefined) => {
-    if (typeof schema?.$ref === "string" && schema.$ref.startsWith(REF)) {
-      const name = schema.$ref.slice(REF.length)
-      if (names.has(name)) return
-      names.add(name)
-      visit(spec.components?.schemas?.[name])
-    }
-    for (const member of [...(schema?.anyOf ?? []), ...(schema?.oneOf ?? [])]) visit(member)
-  }
-  for (const item of Object.values<Record<string, any>>(spec.paths ?? {})) {
-    for (const operation of Object.values<Record<string, any>>(item)) {
-      for (const media of Object.values<Record<string, any>>(operation?.requestBody?.content ?? {})) visit(media.schema)
-    }
-  }
-  return names
-}
-
-/**
- * The document as the service serves it: request bodies allow unknown fields (the service ignores them), and the
- * wage request shows its fields as the numbers they must be rather than as the any-value they are read as.
- */
-const describeAsServed = (spec: Record<string, any>): Record<string, any> => {
-  const schemas = spec.components?.schemas ?? {}
-  for (const name of requestSchemas(spec)) if (schemas[name] !== undefined) delete schemas[name].additionalProperties
-  if (schemas.WageRequest !== undefined) schemas.WageRequest = structuredClone(wageRequestJsonSchema)
-  return spec
-}
+  .annotateMerge(
+    OpenApi.annotations({ title: "System", description: "Health, unauthenticated and never rate limited" })
+  ) {}
 
 export class ToolsApi extends HttpApi.make("tools-api")
   .add(ToolsGroup, SystemGroup)

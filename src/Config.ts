@@ -29,6 +29,7 @@ const NAMES = [
   "REDIS_URL",
   "WORKERS",
   "CORS_ORIGINS",
+  "PUBLIC_URL",
   WORKER_ENV
 ] as const
 
@@ -123,6 +124,22 @@ const corsOrigins = (env: Env): CorsOrigins => {
   return origins.size === 0 ? undefined : origins
 }
 
+/** The base URL clients use, for the OpenAPI document's `servers`: http(s), no query or fragment. */
+const publicUrl = (env: Env): string | undefined => {
+  const raw = text(env, "PUBLIC_URL")
+  if (raw === undefined) return undefined
+  let url: URL | undefined
+  try {
+    url = new URL(raw)
+  } catch {
+    url = undefined
+  }
+  if (url === undefined || !["http:", "https:"].includes(url.protocol) || url.search !== "" || url.hash !== "") {
+    return invalid("PUBLIC_URL", "an http:// or https:// URL like https://api.example.com", raw)
+  }
+  return url.href.replace(/\/$/, "")
+}
+
 /** The service's settings, checked; `parse` throws InvalidConfig for the first bad one. */
 export const parse = (env: Env) => {
   const workers = integer(env, "WORKERS", 1, 1, 256)
@@ -147,6 +164,7 @@ export const parse = (env: Env) => {
     idleTimeoutSeconds: integer(env, "IDLE_TIMEOUT_SECONDS", 30, 1, 255),
     redisUrl: redis,
     corsOrigins: corsOrigins(env),
+    publicUrl: publicUrl(env),
     workers,
     /** 1..N in a worker started by the primary. */
     workerIndex: text(env, WORKER_ENV)

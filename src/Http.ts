@@ -10,14 +10,14 @@ import { AuthorizationLive } from "./Http/Authorization.ts"
 import { EdgeLive } from "./Http/Edge.ts"
 import { MetricsRoute } from "./Http/Metrics.ts"
 import { DocsRoute } from "./Http/Docs.ts"
-import { OPENAPI_PATH } from "./Http/Routes.ts"
+import { OpenApiRoute } from "./Http/OpenApiRoute.ts"
 import { RequestErrorsLive } from "./Http/SchemaErrors.ts"
 import { SystemHandlers } from "./Http/System.ts"
 import { ToolsHandlers } from "./Http/Tools.ts"
 
-const ApiRoutes = HttpApiBuilder.layer(ToolsApi, { openapiPath: OPENAPI_PATH }).pipe(
+const ApiRoutes = HttpApiBuilder.layer(ToolsApi).pipe(
   Layer.provide([ToolsHandlers, SystemHandlers]),
   Layer.provide([AuthorizationLive, RequestErrorsLive])
 )
 
-export const HttpLive = Layer.mergeAll(ApiRoutes, DocsRoute, MetricsRoute, EdgeLive)
+export const HttpLive = Layer.mergeAll(ApiRoutes, OpenApiRoute, DocsRoute, MetricsRoute, EdgeLive)

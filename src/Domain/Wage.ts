@@ -42,15 +42,15 @@ const FIELDS = {
  * before the value), which the generated document would show as `{}`; the OpenAPI document takes these instead.
  */
 export const wageRequestJsonSchema = {
-  type: "object",
   title: "Wage estimate request",
   description: "Exactly one of hourlyWage and annualSalary, a positive JSON number",
-  properties: Object.fromEntries(
-    Object.entries(FIELDS).map(([name, { description, example, max }]) => [
-      name,
-      { type: "number", exclusiveMinimum: 0, maximum: max, description, examples: [example] }
-    ])
-  ),
+  oneOf: Object.entries(FIELDS).map(([name, { description, example, max }]) => ({
+    type: "object",
+    title: name === "hourlyWage" ? "From an hourly wage" : "From an annual salary",
+    properties: { [name]: { type: "number", exclusiveMinimum: 0, maximum: max, description, examples: [example] } },
+    required: [name],
+    not: { required: Object.keys(FIELDS).filter((other) => other !== name) }
+  })),
   examples: [{ annualSalary: 50000 }, { hourlyWage: 25 }]
 }
 

@@ -1,0 +1,100 @@
+/**
+ * The OpenAPI document as the service serves it, finished where the schemas cannot say it themselves: request
+ * bodies allow unknown fields (the service ignores them), the wage request is one of its two forms, request
+ * examples a client can send as they are, and the response headers each answer carries.
+ */
+import { wageRequestJsonSchema } from "./Domain/Wage.ts"
+
+type Json = Record<string, any>
+
+const REF = "#/components/schemas/"
+
+const operations = (spec: Json): Array<[path: string, operation: Json]> =>
+  Object.entries<Json>(spec.paths ?? {}).flatMap(([path, item]) =>
+    Object.values<Json>(item).map((operation) => [path, operation] as [string, Json])
+  )
+
+/** The component schemas a request body refers to, with the members of a union among them. */
+const requestSchemas = (spec: Json): Set<string> => {
+  const names = new Set<string>()
+  const visit = (schema: Json | undefined) => {
+    if (typeof schema?.$ref === "string" && schema.$ref.startsWith(REF)) {
+      const name = schema.$ref.slice(REF.length)
+      if (names.has(name)) return
+      names.add(name)
+      visit(spec.components?.schemas?.[name])
+    }
+    for (const member of [...(schema?.anyOf ?? []), ...(schema?.oneOf ?? [])]) visit(member)
+  }
+  for (const [, operation] of operations(spec)) {
+    for (const media of Object.values<Json>(operation.requestBody?.content ?? {})) visit(media.schema)
+  }
+  return names
+}
+
+const integer = { type: "integer", minimum: 0 }
+const text = { type: "string" }
+const HEADERS: Json = {
+  XRequestId: { description: "The request's id: the client's own if sane, else a new one", schema: text },
+  RateLimitPolicy: { description: 'The key\'s bucket, `"default";q=<capacity>;w=60`', schema: text },
+  RateLimit: { description: '`"default";r=<whole tokens left>;t=<seconds until full>`', schema: text },
+  XRateLimitLimit: { description: "Bucket capacity per minute", schema: integer },
+  XRateLimitRemaining: { description: "Whole tokens left", schema: integer },
+  XRateLimitReset: { description: "Unix seconds when the bucket is full", schema: integer },
+  RetryAfter: {
+    description: "Whole seconds until a request can succeed again",
+    schema: { type: "integer", minimum: 1 }
+  },
+  WWWAuthenticate: { description: 'The scheme to use: `Bearer realm="tools-api"`', schema: text },
+  Allow: { description: "The methods the path has", schema: text }
+}
+const NAMES: Record<string, string> = {
+  XRequestId: "X-Request-Id",
+  RateLimitPolicy: "RateLimit-Policy",
+  RateLimit: "RateLimit",
+  XRateLimitLimit: "X-RateLimit-Limit",
+  XRateLimitRemaining: "X-RateLimit-Remaining",
+  XRateLimitReset: "X-RateLimit-Reset",
+  RetryAfter: "Retry-After",
+  WWWAuthenticate: "WWW-Authenticate",
+  Allow: "Allow"
+}
+const RATE_LIMITED = ["RateLimitPolicy", "RateLimit", "XRateLimitLimit", "XRateLimitRemaining", "XRateLimitReset"]
+
+/** The headers a response of this status on this path carries, by component name. */
+const headersOf = (path: string, status: string): Array<string> => {
+  const names = ["XRequestId"]
+  // a known caller's /v1 answers, 429 included, say where it stands; a 401 or an address's 429 has no key to count
+  if (path.startsWith("/v1/") && !["401", "404", "405", "503"].includes(status)) names.push(...RATE_LIMITED)
+  if (status === "429") names.push("RetryAfter")
+  if (status === "401") names.push("WWWAuthenticate")
+  if (status === "405") names.push("Allow")
+  return names
+}
+
+/** A request body's examples, named by what they do, from its schema's own `examples`. */
+const requestExamples = (spec: Json, schema: Json | undefined): Json | undefined => {
+  const name = typeof schema?.$ref === "string" ? schema.$ref.slice(REF.length) : undefined
+  const examples: Array<Json> | undefined = name === undefined ? undefined : spec.components?.schemas?.[name]?.examples
+  if (examples === undefined || examples.length === 0) return undefined
+  return Object.fromEntries(examples.map((value) => [value.operation ?? Object.keys(value)[0], { value }]))
+}
+
+export const describeAsServed = (spec: Json): Json => {
+  const schemas = spec.components?.schemas ?? {}
+  for (const name of requestSchemas(spec)) if (schemas[name] !== undefined) delete schemas[name].additionalProperties
+  if (schemas.WageRequest !== undefined) schemas.WageRequest = structuredClone(wageRequestJsonSchema)
+  spec.components.headers = HEADERS
+  for (const [path, operation] of operations(spec)) {
+    for (const media of Object.values<Json>(operation.requestBody?.content ?? {})) {
+      const examples = requestExamples(spec, media.schema)
+      if (examples !== undefined) media.examples = examples
+    }
+    for (const [status, response] of Object.entries<Json>(operation.responses ?? {})) {
+      response.headers = Object.fromEntries(
+        headersOf(path, status).map((name) => [NAMES[name], { $ref: `#/components/headers/${name}` }])
+      )
+    }
+  }
+  return spec
+}

@@ -44,12 +44,19 @@ const FIELDS = {
 export const wageRequestJsonSchema = {
   title: "Wage estimate request",
   description: "Exactly one of hourlyWage and annualSalary, a positive JSON number",
+  // Each form names the other field `false` (must be absent), so generated types reject {} and both at once.
   oneOf: Object.entries(FIELDS).map(([name, { description, example, max }]) => ({
     type: "object",
     title: name === "hourlyWage" ? "From an hourly wage" : "From an annual salary",
-    properties: { [name]: { type: "number", exclusiveMinimum: 0, maximum: max, description, examples: [example] } },
-    required: [name],
-    not: { required: Object.keys(FIELDS).filter((other) => other !== name) }
+    properties: {
+      [name]: { type: "number", exclusiveMinimum: 0, maximum: max, description, examples: [example] },
+      ...Object.fromEntries(
+        Object.keys(FIELDS)
+          .filter((other) => other !== name)
+          .map((other) => [other, false])
+      )
+    },
+    required: [name]
   })),
   examples: [{ annualSalary: 50000 }, { hourlyWage: 25 }]
 }

@@ -111,7 +111,7 @@ export const WageRequest = Given.annotate({ identifier: "WageRequest" })
   })
 export type WageRequest = typeof WageRequest.Type
 
-const cents = Schema.Number.annotate({ description: "Rounded to cents, half away from zero" })
+const cents = Schema.Finite.annotate({ description: "Rounded to cents, half away from zero" })
 
 export const Estimates = Schema.Struct({
   hourly: cents,

@@ -85,6 +85,10 @@ export const describeAsServed = (spec: Json): Json => {
   for (const name of requestSchemas(spec)) if (schemas[name] !== undefined) delete schemas[name].additionalProperties
   if (schemas.WageRequest !== undefined) schemas.WageRequest = structuredClone(wageRequestJsonSchema)
   spec.components.headers = HEADERS
+  // as the IANA registry spells it: Scalar's "Test Request" only offers a token field for a lower-case `bearer`
+  for (const scheme of Object.values<Json>(spec.components.securitySchemes ?? {})) {
+    if (typeof scheme.scheme === "string") scheme.scheme = scheme.scheme.toLowerCase()
+  }
   spec.info.contact = { name: "Tools API", url: "https://www.gnu.org/licenses/agpl-3.0.html#section13" }
   for (const [path, operation] of operations(spec)) {
     for (const media of Object.values<Json>(operation.requestBody?.content ?? {})) {

@@ -57,6 +57,14 @@ try {
     [PARSE, "/v1/tools/wage-estimator"].every((path) => labels.some((l) => l.includes(`Test Request (post ${path})`)))
   )
 
+  check(
+    "no hosted-service toolbar (Share, Deploy, Generate SDKs) on a self-hosted page",
+    !labels.some((label) => /^(Share|Deploy|Generate SDKs?)$/i.test(label)),
+    labels.filter((label) => /share|deploy|sdk/i.test(label)).join(", ")
+  )
+  const icon = await page.$eval("link[rel~='icon']", (link) => link.getAttribute("href")).catch(() => null)
+  check("a favicon of its own, inline", icon?.startsWith("data:image/svg+xml") === true, String(icon))
+
   const click = async (pattern: RegExp) => {
     for (const button of await page.$$("button")) {
       const text = await button.evaluate((b) => (b as unknown as Button).innerText.replace(/\s+/g, " ").trim())

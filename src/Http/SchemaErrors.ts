@@ -6,7 +6,7 @@
 import { Effect, type SchemaAST, type SchemaIssue } from "effect"
 import { HttpApiMiddleware } from "effect/http-api"
 import { RequestErrors } from "../Api.ts"
-import { Detail, InvalidRequest, InvalidValue } from "../Domain/Errors.ts"
+import { InvalidRequest, InvalidValue } from "../Domain/Errors.ts"
 import { isAmount } from "../Domain/Wage.ts"
 
 /** The value a client sent is echoed at most this long (in code points), so an error never outgrows its request. */

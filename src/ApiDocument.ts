@@ -34,40 +34,37 @@ const requestSchemas = (spec: Json): Set<string> => {
 
 const integer = { type: "integer", minimum: 0 }
 const text = { type: "string" }
-const HEADERS: Json = {
-  XRequestId: { description: "The request's id: the client's own if sane, else a new one", schema: text },
-  RateLimitPolicy: { description: 'The key\'s bucket, `"default";q=<capacity>;w=60`', schema: text },
+/** Each response header by its name; its component in the document is the name without dashes. */
+const HEADERS: Record<string, Json> = {
+  "X-Request-Id": { description: "The request's id: the client's own if sane, else a new one", schema: text },
+  "RateLimit-Policy": { description: 'The key\'s bucket, `"default";q=<capacity>;w=60`', schema: text },
   RateLimit: { description: '`"default";r=<whole tokens left>;t=<seconds until full>`', schema: text },
-  XRateLimitLimit: { description: "Bucket capacity per minute", schema: integer },
-  XRateLimitRemaining: { description: "Whole tokens left", schema: integer },
-  XRateLimitReset: { description: "Unix seconds when the bucket is full", schema: integer },
-  RetryAfter: {
+  "X-RateLimit-Limit": { description: "Bucket capacity per minute", schema: integer },
+  "X-RateLimit-Remaining": { description: "Whole tokens left", schema: integer },
+  "X-RateLimit-Reset": { description: "Unix seconds when the bucket is full", schema: integer },
+  "Retry-After": {
     description: "Whole seconds until a request can succeed again",
     schema: { type: "integer", minimum: 1 }
   },
-  WWWAuthenticate: { description: 'The scheme to use: `Bearer realm="tools-api"`', schema: text },
+  "WWW-Authenticate": { description: 'The scheme to use: `Bearer realm="tools-api"`', schema: text },
   Allow: { description: "The methods the path has", schema: text }
 }
-const NAMES: Record<string, string> = {
-  XRequestId: "X-Request-Id",
-  RateLimitPolicy: "RateLimit-Policy",
-  RateLimit: "RateLimit",
-  XRateLimitLimit: "X-RateLimit-Limit",
-  XRateLimitRemaining: "X-RateLimit-Remaining",
-  XRateLimitReset: "X-RateLimit-Reset",
-  RetryAfter: "Retry-After",
-  WWWAuthenticate: "WWW-Authenticate",
-  Allow: "Allow"
-}
-const RATE_LIMITED = ["RateLimitPolicy", "RateLimit", "XRateLimitLimit", "XRateLimitRemaining", "XRateLimitReset"]
+const component = (header: string) => header.replace(/-/g, "")
+const RATE_LIMITED = [
+  "RateLimit-Policy",
+  "RateLimit",
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Reset"
+]
 
-/** The headers a response of this status on this path carries, by component name. */
+/** The headers a response of this status on this path carries. */
 const headersOf = (path: string, status: string): Array<string> => {
-  const names = ["XRequestId"]
+  const names = ["X-Request-Id"]
   // a known caller's /v1 answers, 429 included, say where it stands; a 401 or an address's 429 has no key to count
   if (path.startsWith("/v1/") && !["401", "404", "405", "503"].includes(status)) names.push(...RATE_LIMITED)
-  if (status === "429") names.push("RetryAfter")
-  if (status === "401") names.push("WWWAuthenticate")
+  if (status === "429") names.push("Retry-After")
+  if (status === "401") names.push("WWW-Authenticate")
   if (status === "405") names.push("Allow")
   return names
 }
@@ -84,7 +81,9 @@ export const describeAsServed = (spec: Json): Json => {
   const schemas = spec.components?.schemas ?? {}
   for (const name of requestSchemas(spec)) if (schemas[name] !== undefined) delete schemas[name].additionalProperties
   if (schemas.WageRequest !== undefined) schemas.WageRequest = structuredClone(wageRequestJsonSchema)
-  spec.components.headers = HEADERS
+  spec.components.headers = Object.fromEntries(
+    Object.entries(HEADERS).map(([name, header]) => [component(name), header])
+  )
   // as the IANA registry spells it: Scalar's "Test Request" only offers a token field for a lower-case `bearer`
   for (const scheme of Object.values<Json>(spec.components.securitySchemes ?? {})) {
     if (typeof scheme.scheme === "string") scheme.scheme = scheme.scheme.toLowerCase()
@@ -97,7 +96,7 @@ export const describeAsServed = (spec: Json): Json => {
     }
     for (const [status, response] of Object.entries<Json>(operation.responses ?? {})) {
       response.headers = Object.fromEntries(
-        headersOf(path, status).map((name) => [NAMES[name], { $ref: `#/components/headers/${name}` }])
+        headersOf(path, status).map((name) => [name, { $ref: `#/components/headers/${component(name)}` }])
       )
     }
   }

@@ -6,8 +6,8 @@ import { Config, Context, Data, Effect, Layer } from "effect"
 
 export class InvalidConfig extends Data.TaggedError("InvalidConfig")<{ readonly message: string }> {}
 
-export const LOG_LEVELS = ["debug", "info", "warning", "error", "none"] as const
-export const LOG_FORMATS = ["json", "pretty"] as const
+const LOG_LEVELS = ["debug", "info", "warning", "error", "none"] as const
+const LOG_FORMATS = ["json", "pretty"] as const
 
 /** Set by the primary in each worker's environment (1..N); not a setting for people. */
 export const WORKER_ENV = "TOOLS_API_WORKER"

@@ -6,6 +6,7 @@
 import { Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { InvalidRequest, PayloadTooLarge } from "../Domain/Errors.ts"
+import { clip } from "./Clip.ts"
 
 /**
  * Arrays and objects nested deeper than this are refused (400). The API's bodies are two levels deep; without a
@@ -31,9 +32,6 @@ const isJson = (contentType: string): boolean => {
   const semicolon = contentType.indexOf(";")
   return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase() === "application/json"
 }
-
-/** A header echoed in a message is cut short, as values are: the error never outgrows the request. */
-const clip = (text: string): string => (text.length <= 64 ? text : `${text.slice(0, 64)}…`)
 
 const unreadable = () => new InvalidRequest({ message: "The request body could not be read" })
 

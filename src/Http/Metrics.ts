@@ -48,7 +48,7 @@ const authFailures = Metric.counter("auth_failures_total", {
 })
 
 /** Counters exported from the start at 0, so a scrape before the first event sees them and rate() has a baseline. */
-export const countFromZero = (metric: Metric.Metric<number, unknown>): void => metric.updateUnsafe(0, NO_CONTEXT)
+const countFromZero = (metric: Metric.Metric<number, unknown>): void => metric.updateUnsafe(0, NO_CONTEXT)
 
 countFromZero(authFailures)
 for (const reason of ["key", "address"]) countFromZero(rateLimited(reason))

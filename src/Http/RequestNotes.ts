@@ -33,9 +33,6 @@ export const open = (request: HttpServerRequest.HttpServerRequest): RequestNotes
   return note
 }
 
-export const notesOf = (request: HttpServerRequest.HttpServerRequest): RequestNotes | undefined =>
-  notes.get(keyOf(request))
-
 /** The caller's id (`key_…`) for the request's log line. */
 export const noteCaller = (request: HttpServerRequest.HttpServerRequest, keyId: string): void => {
   const note = notes.get(keyOf(request))

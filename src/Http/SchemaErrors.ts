@@ -8,15 +8,7 @@ import { HttpApiMiddleware } from "effect/http-api"
 import { RequestErrors } from "../Api.ts"
 import { InvalidRequest, InvalidValue } from "../Domain/Errors.ts"
 import { isAmount } from "../Domain/Wage.ts"
-
-/** The value a client sent is echoed at most this long (in code points), so an error never outgrows its request. */
-const MAX_ECHO = 64
-
-const clip = (value: string): string => {
-  if (value.length <= MAX_ECHO) return value
-  const points = [...value]
-  return points.length <= MAX_ECHO ? value : `${points.slice(0, MAX_ECHO).join("")}…`
-}
+import { clip } from "./Clip.ts"
 
 const show = (value: unknown): string => {
   if (value === undefined) return "nothing"

@@ -5,6 +5,8 @@
  */
 import { Context, Effect, Layer, Metric, Random } from "effect"
 import { LRUCache } from "lru-cache"
+import { readFile } from "node:fs/promises"
+import trafficFile from "../../node_modules/user-agents/dist/user-agents.json" with { type: "file" }
 import { AppConfig } from "../Config.ts"
 import { InvalidRequest } from "../Domain/Errors.ts"
 import type { UserAgentInfo } from "../Domain/UserAgent.ts"
@@ -58,20 +60,17 @@ const safeParse = (userAgent: string, headers?: Readonly<Record<string, string>>
 }
 
 /**
- * Each string of the data set with its weight, read through a filter function, which the library calls with its
- * own entries: `UserAgent.top()` would return a deep copy of all of them for two fields.
+ * The data set's strings with their weights. Its JSON file is read by path (and embedded in the compiled binary by
+ * the import) rather than through the package's module, which would keep all 10,000 entries with every field
+ * (screen sizes, plugins, ...) alive for good: read once, cut to two fields, the rest is garbage (about 10 MB of heap).
  */
-const traffic = (UserAgent: typeof import("user-agents").default): Array<TrafficEntry> => {
-  const entries: Array<TrafficEntry> = []
-  UserAgent.random((entry: TrafficEntry) => {
-    entries.push({ userAgent: entry.userAgent, weight: entry.weight })
-    return true
-  })
-  return entries
+const traffic = async (): Promise<Array<TrafficEntry>> => {
+  const entries: ReadonlyArray<TrafficEntry> = JSON.parse(await readFile(trafficFile as unknown as string, "utf8"))
+  return entries.map(({ userAgent, weight }) => ({ userAgent, weight }))
 }
 
-const loadPools = Effect.promise(() => import("user-agents")).pipe(
-  Effect.map(({ default: UserAgent }) => buildPools(traffic(UserAgent), (ua) => safeParse(ua))),
+const loadPools = Effect.promise(traffic).pipe(
+  Effect.map((entries) => buildPools(entries, (ua) => safeParse(ua))),
   Effect.withSpan("UserAgents.loadPools")
 )
 

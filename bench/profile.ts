@@ -1,10 +1,13 @@
 /**
- * `bun bench/profile.ts <file.cpuprofile> [count]`: the top entries of a `bun --cpu-prof` profile by samples, self
- * and inclusive (a function counted once per sample however deep it recurses), with node_modules paths shortened.
+ * `bun bench/profile.ts <file.cpuprofile> [count] [--us N]`: the top entries of a `bun --cpu-prof` profile by samples,
+ * self and inclusive (a function counted once per sample however deep it recurses), with node_modules paths
+ * shortened, then the samples by area (`bench/profileAreas.ts`: which framework step or project module they fell in);
+ * with `--us N` (the CPU µs a request took) each area's share is also given in µs a request.
  * Sample counts, not the time deltas between samples: a sample taken after a garbage-collection pause carries the
  * pause's whole time, which makes time-weighted tables blame whatever JavaScript happened to be running.
  */
 import { readFileSync } from "node:fs"
+import { areaOf } from "./profileAreas.ts"
 
 interface Node {
   readonly id: number
@@ -12,7 +15,10 @@ interface Node {
   readonly children?: ReadonlyArray<number>
 }
 
-const [file, countArg] = process.argv.slice(2)
+const argv = process.argv.slice(2)
+const usIndex = argv.indexOf("--us")
+const usPerRequest = usIndex === -1 ? undefined : Number(argv.splice(usIndex, 2)[1])
+const [file, countArg] = argv
 if (file === undefined) {
   process.stderr.write("usage: bun bench/profile.ts <file.cpuprofile> [count]\n")
   process.exit(2)
@@ -33,10 +39,15 @@ const name = (node: Node): string => {
 
 const self = new Map<string, number>()
 const inclusive = new Map<string, number>()
+const areas = new Map<string, number>()
 for (const sample of profile.samples) {
   const node = nodes.get(sample)
   if (node === undefined) continue
   self.set(name(node), (self.get(name(node)) ?? 0) + 1)
+  const stack: Array<string> = []
+  for (let id: number | undefined = sample; id !== undefined; id = parents.get(id)) stack.push(name(nodes.get(id)!))
+  const area = areaOf(stack)
+  areas.set(area, (areas.get(area) ?? 0) + 1)
   const seen = new Set<string>()
   for (let id: number | undefined = sample; id !== undefined; id = parents.get(id)) {
     const key = name(nodes.get(id)!)
@@ -60,3 +71,10 @@ const table = (title: string, counts: Map<string, number>, filter: (key: string)
 table("self", self)
 table("inclusive", inclusive)
 table("inclusive, the project's own code", inclusive, (key) => / (src|bench)\//.test(key))
+table("by area", areas)
+if (usPerRequest !== undefined && Number.isFinite(usPerRequest)) {
+  console.log(`\nby area, µs a request (of ${usPerRequest} µs)`)
+  for (const [area, n] of [...areas].sort((a, b) => b[1] - a[1]).slice(0, count)) {
+    console.log(`${((usPerRequest * n) / total).toFixed(1).padStart(6)}  ${area}`)
+  }
+}

@@ -1,21 +1,13 @@
 /**
- * Family accuracy of the user-agent parser on labelled strings: `bun run accuracy [corpus.jsonl ...] [--verbose]`.
- * Without paths it reads the shared uap-core corpus and this repo's own labelled cases. Each figure is shown for
- * the library's answer under the contract's mapping alone ("raw") and with the normalisation rules ("rules").
+ * Accuracy of the user-agent parser on labelled strings: `bun run accuracy [corpus.jsonl ...] [--verbose]`.
+ * Without paths it measures every corpus of `scripts/corpora.ts`. Each figure is shown for the library's answer
+ * under the contract's mapping alone ("raw") and with the service's rules ("rules"), per field and per label value.
  * See scripts/README.md for how to read them.
  */
-import { existsSync, readFileSync } from "node:fs"
-import { fileURLToPath } from "node:url"
-import { parseUserAgent } from "../src/Domain/UserAgentNormalise.ts"
+import { isbot } from "isbot"
 import type { UserAgentInfo } from "../src/Domain/UserAgent.ts"
-
-interface Labelled {
-  readonly ua: string
-  readonly browser?: string | null
-  readonly os?: string | null
-  readonly deviceType?: string | null
-  readonly bot?: boolean | null
-}
+import { parseUserAgent } from "../src/Domain/UserAgentNormalise.ts"
+import { type Corpus, defaultCorpora, type Labelled, readJsonLines } from "./corpora.ts"
 
 type Field = "browser" | "os" | "deviceType" | "bot"
 const fields: ReadonlyArray<Field> = ["browser", "os", "deviceType", "bot"]
@@ -36,82 +28,79 @@ const answer = (info: UserAgentInfo, field: Field): string => {
   }
 }
 
-const read = (path: string): ReadonlyArray<Labelled> =>
-  readFileSync(path, "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line))
-
 interface Tally {
   total: number
   raw: number
   rules: number
-  readonly misses: Map<string, { count: number; example: string }>
+}
+const tally = (): Tally => ({ total: 0, raw: 0, rules: 0 })
+
+interface Measured {
+  /** per field, and per field and label value ("browser=Chrome") */
+  readonly tallies: Map<string, Tally>
+  readonly misses: Map<Field, Map<string, { count: number; example: string }>>
 }
 
-const measure = (cases: ReadonlyArray<Labelled>) => {
-  const tallies = new Map<Field, Tally>(fields.map((f) => [f, { total: 0, raw: 0, rules: 0, misses: new Map() }]))
+const measure = (cases: ReadonlyArray<Labelled>): Measured => {
+  const tallies = new Map<string, Tally>()
+  const misses = new Map<Field, Map<string, { count: number; example: string }>>(fields.map((f) => [f, new Map()]))
+  const count = (key: string, raw: boolean, rules: boolean) => {
+    const t = tallies.get(key) ?? tally()
+    t.total++
+    if (raw) t.raw++
+    if (rules) t.rules++
+    tallies.set(key, t)
+  }
   for (const c of cases) {
     const raw = parseUserAgent(c.ua, undefined, { rules: false })
     const refined = parseUserAgent(c.ua)
     for (const field of fields) {
       const label = c[field]
       if (label === undefined || label === null) continue
-      const tally = tallies.get(field)!
       const expected = String(label)
-      tally.total++
-      if (answer(raw, field) === expected) tally.raw++
+      // the bot flag's baseline is isbot alone, as the library ships it
+      const rawRight = (field === "bot" ? String(isbot(c.ua)) : answer(raw, field)) === expected
       const got = answer(refined, field)
-      if (got === expected) {
-        tally.rules++
-      } else {
-        const key = `${expected} <- ${got}`
-        const miss = tally.misses.get(key) ?? { count: 0, example: c.ua }
-        miss.count++
-        tally.misses.set(key, miss)
-      }
+      count(field, rawRight, got === expected)
+      count(`${field}=${expected}`, rawRight, got === expected)
+      if (got === expected) continue
+      const key = `${expected} <- ${got}`
+      const miss = misses.get(field)!.get(key) ?? { count: 0, example: c.ua }
+      miss.count++
+      misses.get(field)!.set(key, miss)
     }
   }
-  return tallies
+  return { tallies, misses }
 }
 
 const percent = (n: number, total: number) =>
   total === 0 ? "   n/a" : `${((100 * n) / total).toFixed(1).padStart(5)}%`
 
-const args = process.argv.slice(2)
-const verbose = args.includes("--verbose")
-const given = args.filter((arg) => !arg.startsWith("--"))
-const paths =
-  given.length > 0
-    ? given
-    : [
-        // the shared corpus when it sits beside the repository, else the copy in test/fixtures
-        [
-          new URL("../../shared/corpus/uap.jsonl", import.meta.url),
-          new URL("../test/fixtures/uap-core.jsonl", import.meta.url)
-        ]
-          .map((url) => fileURLToPath(url))
-          .find((path) => existsSync(path))!,
-        fileURLToPath(new URL("../test/fixtures/labelled-user-agents.jsonl", import.meta.url))
-      ]
+const row = (label: string, t: Tally) =>
+  `  ${label.padEnd(26)} ${String(t.total).padStart(6)}   ${percent(t.raw, t.total)}   ${percent(t.rules, t.total)}`
 
-for (const path of paths) {
-  const cases = read(path)
-  console.log(`\n${path} (${cases.length} strings)`)
-  console.log("  field        labelled      raw    rules")
-  const tallies = measure(cases)
-  for (const [field, t] of tallies) {
-    if (t.total === 0) continue
-    console.log(
-      `  ${field.padEnd(12)} ${String(t.total).padStart(8)}   ${percent(t.raw, t.total)}   ${percent(t.rules, t.total)}`
-    )
+const report = ({ name, cases }: Corpus, verbose: boolean) => {
+  const { tallies, misses } = measure(cases)
+  console.log(`\n${name} (${cases.length} strings)`)
+  console.log(`  ${"field / label".padEnd(26)} ${"count".padStart(6)}      raw    rules`)
+  for (const field of fields) {
+    const overall = tallies.get(field)
+    if (overall === undefined) continue
+    console.log(row(field, overall))
+    const values = [...tallies].filter(([key]) => key.startsWith(`${field}=`)).sort((a, b) => b[1].total - a[1].total)
+    if (values.length > 1) for (const [key, t] of values) console.log(row(`  ${key.slice(field.length + 1)}`, t))
   }
-  if (!verbose) continue
-  for (const [field, t] of tallies) {
-    const top = [...t.misses].sort((a, b) => b[1].count - a[1].count).slice(0, 15)
+  if (!verbose) return
+  for (const [field, byKey] of misses) {
+    const top = [...byKey].sort((a, b) => b[1].count - a[1].count).slice(0, 15)
     if (top.length === 0) continue
     console.log(`\n  ${field}: top mismatches (label <- answer)`)
     for (const [key, miss] of top)
       console.log(`    ${String(miss.count).padStart(4)}  ${key.padEnd(28)} ${miss.example.slice(0, 110)}`)
   }
 }
+
+const args = process.argv.slice(2)
+const given = args.filter((arg) => !arg.startsWith("--"))
+const corpora = given.length > 0 ? given.map(readJsonLines) : defaultCorpora()
+for (const corpus of corpora) report(corpus, args.includes("--verbose"))

@@ -1,8 +1,8 @@
 /**
- * Bot detection: isbot decides whether a string is a bot, and ua-parser-js's bot extension or the product token
- * around isbot's match names it; a category says what kind of bot it is.
+ * Bot detection: isbot's patterns decide whether a string is a bot, and ua-parser-js's bot extension or the product
+ * token around the match names it; a category says what kind of bot it is.
  */
-import { isbotMatch } from "isbot"
+import { list } from "isbot"
 import { UAParser } from "ua-parser-js"
 import { isAIAssistant, isAICrawler } from "ua-parser-js/bot-detection"
 import { Bots } from "ua-parser-js/extensions"
@@ -14,6 +14,16 @@ export interface Bot {
   readonly version: string
   readonly category: string
 }
+
+// isbot's patterns less three that name a browser or a browser add-on, not a bot: a real browser carrying one
+// ("Firefox/25.0 FirePHP/0.7.4", IE 8 with the Chrome Frame plug-in, Sogou's mobile browser) is a person. None of
+// them is the only pattern that catches an instance of crawler-user-agents (Sogou's crawlers say "spider"); the
+// bot tests measure both sides.
+export const notBotPatterns: ReadonlyArray<string> = ["firephp", "chromeframe", "sogou"]
+const botPattern = new RegExp(list.filter((p) => !notBotPatterns.includes(p)).join("|"), "i")
+
+/** The part of the string that makes it a bot (as isbot's `isbotMatch`), or null for a browser. */
+export const botMatch = (ua: string): string | null => (ua === "" ? null : (ua.match(botPattern)?.[0] ?? null))
 
 const parserBotTypes = new Set(["crawler", "fetcher", "cli", "library"])
 const noBot: Bot = { isBot: false, name: UNKNOWN, version: UNKNOWN, category: UNKNOWN }
@@ -61,11 +71,11 @@ const categoryOf = (ua: string, name: string, parserType: string | undefined): s
 }
 
 /**
- * isbot's verdict, with ua-parser-js's bot extensions naming what they know (Googlebot, GPTBot, curl, ...);
+ * The verdict of isbot's patterns (less `notBotPatterns`), with ua-parser-js's bot extensions naming what they know (Googlebot, GPTBot, curl, ...);
  * otherwise the product token around isbot's match names it.
  */
 export const detectBot = (ua: string): Bot => {
-  const match = isbotMatch(ua)
+  const match = botMatch(ua)
   if (match === null) return noBot
   // a second parse with the bot extensions, only for strings isbot flags, so browsers pay nothing for it
   const named = new UAParser(ua, Bots).getBrowser()

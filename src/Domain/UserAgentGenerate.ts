@@ -5,7 +5,7 @@
  */
 import { Effect, Random } from "effect"
 import { InvalidRequest } from "./Errors.ts"
-import { browserOses, isBrowserFamily, osDevices } from "./Families.ts"
+import { browserOses, osDevices } from "./Families.ts"
 import type { BrowserFamily, DeviceFamily, OsFamily, UserAgentInfo } from "./UserAgent.ts"
 import { fill } from "./UserAgentFill.ts"
 
@@ -69,41 +69,42 @@ export interface Pools {
   readonly byOptions: Map<string, Pool>
 }
 
-// Versions older than this many majors behind the family's typical one are spoofed or abandoned, not current:
-// two years of four-weekly Chrome, Edge and Firefox releases; Safari is numbered once a year (and jumped 18 -> 26).
-const currentWindow: Record<string, number> = { Chrome: 24, Edge: 24, Firefox: 24, Safari: 10 }
+/** How many major versions behind the newest of the same browser in the data a string may be and still be current. */
+export const CURRENT_MAJORS = 12
 // A combination with fewer data strings than this gets the fill strings of UserAgentFill.ts.
 const THIN = 3
 
 const major = (version: string): number => Number.parseInt(version, 10)
 const combination = (info: UserAgentInfo) => `${info.browser.name}|${info.os.name}|${info.device.type}`
 
-/** The weighted median major version of each browser family in the data: "typical", robust to a few outliers. */
-const typicalMajors = (candidates: ReadonlyArray<Candidate>): Map<string, number> => {
-  const typical = new Map<string, number>()
-  for (const family of Object.keys(currentWindow)) {
-    const versions = candidates
-      .filter((c) => c.info.browser.name === family && Number.isFinite(major(c.info.browser.version)))
-      .map((c) => [major(c.info.browser.version), c.weight] as const)
-      .sort((a, b) => a[0] - b[0])
-    const half = versions.reduce((sum, [, w]) => sum + w, 0) / 2
-    let seen = 0
-    const median = versions.find(([, w]) => (seen += w) >= half)
-    if (median !== undefined) typical.set(family, median[0])
+/** The newest major version of each browser in the data, by the name the parse gives (family or own name). */
+export const newestMajors = (infos: Iterable<UserAgentInfo>): Map<string, number> => {
+  const newest = new Map<string, number>()
+  for (const { browser } of infos) {
+    const m = major(browser.version)
+    if (Number.isFinite(m)) newest.set(browser.name, Math.max(m, newest.get(browser.name) ?? m))
   }
-  return typical
+  return newest
 }
 
-const isCurrent = (info: UserAgentInfo, typical: Map<string, number>): boolean => {
-  const window = currentWindow[info.browser.name]
-  const median = typical.get(info.browser.name)
-  if (window === undefined || median === undefined) return !isBrowserFamily(info.browser.name)
-  return major(info.browser.version) >= median - window
+// A browser the data never gives a version for (Brave says only "Chrome/...") cannot be judged and stays; a string
+// without a version of a browser that has versions elsewhere cannot be shown to be current.
+const isCurrent = (info: UserAgentInfo, newest: Map<string, number>): boolean => {
+  const top = newest.get(info.browser.name)
+  return top === undefined || major(info.browser.version) >= top - CURRENT_MAJORS
+}
+
+const sumBy = (candidates: ReadonlyArray<Candidate>): Map<string, number> => {
+  const sums = new Map<string, number>()
+  for (const c of candidates) sums.set(combination(c.info), (sums.get(combination(c.info)) ?? 0) + c.weight)
+  return sums
 }
 
 /**
  * Parse every distinct string once (the data repeats strings across screen sizes), drop bots and versions that are
- * not current, and add fill strings to thin combinations.
+ * not current, and add fill strings to thin combinations. The weight of the dropped versions goes to the current
+ * strings of the same browser, OS and device type, so every browser (Samsung Internet, Opera, ... too) and the
+ * mobile share keep their weight in the traffic: "current" changes the versions, not the mix.
  */
 export const buildPools = (traffic: Iterable<TrafficEntry>, parse: (ua: string) => UserAgentInfo): Pools => {
   const weights = new Map<string, number>()
@@ -113,8 +114,14 @@ export const buildPools = (traffic: Iterable<TrafficEntry>, parse: (ua: string) 
     const info = parse(userAgent)
     if (!info.bot.isBot) parsed.push({ info, weight, filled: false })
   }
-  const typical = typicalMajors(parsed)
-  const current = parsed.filter((c) => isCurrent(c.info, typical))
+  const newest = newestMajors(parsed.map((c) => c.info))
+  const kept = parsed.filter((c) => isCurrent(c.info, newest))
+  const before = sumBy(parsed)
+  const after = sumBy(kept)
+  const current = kept.map((c) => {
+    const key = combination(c.info)
+    return { ...c, weight: (c.weight * (before.get(key) ?? 0)) / (after.get(key) ?? 1) }
+  })
   const counts = new Map<string, number>()
   for (const c of current) counts.set(combination(c.info), (counts.get(combination(c.info)) ?? 0) + 1)
   const smallest = Math.min(...current.map((c) => c.weight))

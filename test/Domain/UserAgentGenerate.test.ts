@@ -6,7 +6,15 @@ import type { InvalidRequest } from "../../src/Domain/Errors.ts"
 import type { BrowserFamily, DeviceFamily, OsFamily, UserAgentInfo } from "../../src/Domain/UserAgent.ts"
 import { fill } from "../../src/Domain/UserAgentFill.ts"
 import { BROWSER_FAMILIES, browserOses, osDevices } from "../../src/Domain/Families.ts"
-import { buildPools, checkCombination, generate, type GenerateOptions } from "../../src/Domain/UserAgentGenerate.ts"
+import {
+  buildPools,
+  checkCombination,
+  CURRENT_MAJORS,
+  generate,
+  type GenerateOptions,
+  newestMajors,
+  poolFor
+} from "../../src/Domain/UserAgentGenerate.ts"
 import { parseUserAgent } from "../../src/Domain/UserAgentNormalise.ts"
 
 const pools = buildPools(UserAgent.top(), (ua) => parseUserAgent(ua))
@@ -137,10 +145,60 @@ describe("generation", () => {
     expect(shares.size).toBeGreaterThan(5)
   })
 
-  test("versions are current: no Chrome older than two years behind the data set's typical one", () => {
-    for (let seed = 0; seed < 500; seed++) {
-      const info = draw({ browser: "Chrome" }, seed)
-      expect(Number.parseInt(info.browser.version, 10)).toBeGreaterThan(100)
+  // the data's own parses, bots left out: what "current" and "real traffic shares" are measured against
+  const traffic = UserAgent.top()
+    .map((entry) => ({ info: parseUserAgent(entry.userAgent), weight: entry.weight }))
+    .filter((entry) => !entry.info.bot.isBot)
+  const newest = newestMajors(traffic.map((entry) => entry.info))
+  const isFamily = (name: string) => (browsers as ReadonlyArray<string>).includes(name)
+
+  test(`versions are current: every string with a version is at most ${CURRENT_MAJORS} majors behind the newest`, () => {
+    // the data does have older ones: Chrome 39-60 and Firefox 1 (spoofed), Firefox ESR 140, Edge 131
+    expect(traffic.some((t) => Number.parseInt(t.info.browser.version, 10) < (newest.get("Chrome") ?? 0) - 50)).toBe(
+      true
+    )
+    const valid = partial.filter((options) => checkCombination(options) === undefined)
+    fc.assert(
+      fc.property(valid, fc.integer(), (options, seed) => {
+        const { browser } = draw(options, seed)
+        const top = newest.get(browser.name)
+        const version = Number.parseInt(browser.version, 10)
+        // fill strings (filtered pools only) are current by construction and may be newer than the data
+        if (top !== undefined) expect(version).toBeGreaterThanOrEqual(top - CURRENT_MAJORS)
+      }),
+      { numRuns: 2000 }
+    )
+  })
+
+  const shareOf = (weights: ReadonlyArray<readonly [string, number]>, which: (browser: string) => boolean) =>
+    weights.filter(([b]) => which(b)).reduce((sum, [, w]) => sum + w, 0) / weights.reduce((sum, [, w]) => sum + w, 0)
+  const data = traffic.map((t) => [t.info.browser.name, t.weight] as const)
+  const named = (name: string) => (b: string) => b === name
+  const nonFamily = (b: string) => !isFamily(b)
+
+  test("without filters each browser has its share of the traffic data: dropping old versions moves no share", () => {
+    const pool = poolFor(pools, {})
+    const weights = pool.infos.map(
+      (info, i) => [info.browser.name, (pool.cumulative[i] ?? 0) - (pool.cumulative[i - 1] ?? 0)] as const
+    )
+    expect(shareOf(data, nonFamily)).toBeGreaterThan(0.02)
+    // a browser, OS and device type with no current string loses its share: a few hundredths of a point in all
+    expect(Math.abs(shareOf(weights, nonFamily) - shareOf(data, nonFamily))).toBeLessThan(0.0005)
+    for (const name of new Set(data.map(([b]) => b))) {
+      expect([name, Math.abs(shareOf(weights, named(name)) - shareOf(data, named(name))) < 0.0005]).toEqual([
+        name,
+        true
+      ])
+    }
+  })
+
+  test("seeded draws follow those shares: Samsung Internet, Opera and the non-family browsers in all", () => {
+    const n = 3000
+    const drawn = Array.from({ length: n }, (_, seed) => [draw({}, seed).browser.name, 1] as const)
+    for (const which of [nonFamily, named("Samsung Internet"), named("Opera"), named("Chrome"), named("Safari")]) {
+      const p = shareOf(data, which)
+      // four standard errors of a share drawn n times
+      expect(Math.abs(shareOf(drawn, which) - p)).toBeLessThan(4 * Math.sqrt((p * (1 - p)) / n) + 0.001)
     }
   })
 

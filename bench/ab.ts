@@ -11,11 +11,9 @@
  * `bun run bench` in a worktree instead (bench/README.md).
  * The request log goes to stdout: send it to /dev/null; results go to stderr. See bench/README.md.
  */
-import { mkdirSync, rmSync } from "node:fs"
+import { mkdirSync, rmSync, symlinkSync } from "node:fs"
 import { join, resolve } from "node:path"
-import { Layer } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
-import { alternate, type Handler, KEY, type Kind, load, report } from "./inprocess.ts"
+import { alternate, application, type Kind, load, report } from "./inprocess.ts"
 
 const ROOT = resolve(import.meta.dir, "..")
 const [rev, kindArg, trialsArg] = process.argv.slice(2)
@@ -49,33 +47,12 @@ if (archive.exitCode !== 0) {
   process.stderr.write(`ab: could not extract ${rev}: ${archive.stderr.toString()}\n`)
   process.exit(2)
 }
-
-/** As `bun run bench` runs the service: the bench key, and a rate limit high enough never to bite. */
-const env = { API_KEYS: KEY, RATE_LIMIT_PER_MINUTE: "1000000000" }
-
-/**
- * A tree's application as a web handler, its modules imported from that tree (`effect` is this tree's for both):
- * the services and the logger are merged into the handler's context, as the server's running program provides
- * them to `Bun.serve`'s handler.
- */
-const start = async (src: string): Promise<Handler> => {
-  // typed as this tree's modules; REV's are expected to have the same shape
-  const { HttpLive }: typeof import("../src/Http.ts") = await import(join(src, "Http.ts"))
-  const { ServicesLive }: typeof import("../src/Platform/Server.ts") = await import(join(src, "Platform", "Server.ts"))
-  const { LoggerLive }: typeof import("../src/Platform/Logger.ts") = await import(join(src, "Platform", "Logger.ts"))
-  const { AppConfig }: typeof import("../src/Config.ts") = await import(join(src, "Config.ts"))
-  const layer = HttpLive.pipe(
-    Layer.provide(HttpServer.layerServices),
-    Layer.provideMerge(Layer.mergeAll(ServicesLive, LoggerLive)),
-    Layer.provideMerge(AppConfig.fromEnv(env))
-  )
-  const { handler } = HttpRouter.toWebHandler(layer, { disableLogger: true })
-  return (request) => handler(request)
-}
+// src/ reaches one file of node_modules by a relative path (the user-agents data set): beside the extracted src/ too
+symlinkSync(join(ROOT, "node_modules"), join(extracted, "node_modules"))
 
 const targets = [
-  [rev, await start(join(extracted, "src"))],
-  ["this tree", await start(join(ROOT, "src"))]
+  [rev, await application(join(extracted, "src"))],
+  ["this tree", await application(join(ROOT, "src"))]
 ] as const
 
 for (const [, handler] of targets) await load(handler, kind, 8_000) // warm-up: the JIT settles

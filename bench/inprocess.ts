@@ -4,6 +4,10 @@
  * noise from other work on the machine falls on every target alike. Measures the application and the framework's
  * request handling, not Bun's HTTP parsing and writing.
  */
+import { join } from "node:path"
+import { Layer } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+
 export const KEY = "bench-key-0123456789abcdef0123456789"
 export const PER_TRIAL = 2_000
 export const CONNECTIONS = 32
@@ -19,6 +23,29 @@ const bodies: Record<Kind, string> = {
     userAgent:
       "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
   })
+}
+
+/** As `bun run bench` runs the service: the bench key, and a rate limit high enough never to bite. */
+const env = { API_KEYS: KEY, RATE_LIMIT_PER_MINUTE: "1000000000" }
+
+/**
+ * A tree's application as a web handler, its modules imported from `src` (`effect` is this tree's, whichever tree):
+ * the services and the logger are merged into the handler's context, as the server's running program provides
+ * them to `Bun.serve`'s handler.
+ */
+export const application = async (src: string): Promise<Handler> => {
+  // typed as this tree's modules; another revision's are expected to have the same shape
+  const { HttpLive }: typeof import("../src/Http.ts") = await import(join(src, "Http.ts"))
+  const { ServicesLive }: typeof import("../src/Platform/Server.ts") = await import(join(src, "Platform", "Server.ts"))
+  const { LoggerLive }: typeof import("../src/Platform/Logger.ts") = await import(join(src, "Platform", "Logger.ts"))
+  const { AppConfig }: typeof import("../src/Config.ts") = await import(join(src, "Config.ts"))
+  const layer = HttpLive.pipe(
+    Layer.provide(HttpServer.layerServices),
+    Layer.provideMerge(Layer.mergeAll(ServicesLive, LoggerLive)),
+    Layer.provideMerge(AppConfig.fromEnv(env))
+  )
+  const { handler } = HttpRouter.toWebHandler(layer, { disableLogger: true })
+  return (request) => handler(request)
 }
 
 /** `requests` requests of `kind`, CONNECTIONS at a time; anything but a 200 stops the run. */

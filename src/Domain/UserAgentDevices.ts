@@ -11,16 +11,16 @@ const featurePhone =
 
 /** Smart TVs, set-top boxes, streaming sticks and signage players, in the string or the Android model name. */
 const tvMarker =
-  /\b(TV|ATV|wv-atv|Android ?TV|Google ?TV|SmartTV|Smart-?TV|SMART_TV|HbbTV|NetCast|BRAVIA|AFT[A-Z0-9]+|Roku|BrightSign|CrKey|Chromecast|MiBOX|MiTV|AQUOS-TV\w*|Web0S|webOS\.TV|VIDAA|Opera TV|OMI\/|Espial|Hybridcast|InettvBrowser|DTV|IPTV|STB|TVBox|Freebox|Viera|REGZA|PhilipsTV|Maple|SmartHub|DirectFB|Kylo|PlayStation Vue|Apple ?TV|AppleTV|tvOS)\b/i
+  /\b(TV|ATV|wv-atv|Android ?TV|Google ?TV|SmartTV|Smart-?TV|SMART_TV|HbbTV|NetCast|BRAVIA|AFT[A-Z0-9]+|Roku|BrightSign|CrKey|Chromecast|MiBOX|MiTV|AQUOS-TV\w*|Web0S|webOS\.TV|VIDAA|Opera TV|OMI\/|Espial|Hybridcast|InettvBrowser|DTV|IPTV|STB|TVBox|Freebox|Viera|REGZA|PhilipsTV|Maple|SmartHub|DirectFB|Kylo|PlayStation Vue|Apple ?TV|AppleTV|tvOS|NETTV|CE-HTML|TiVo|TiviMate)\b/i
 
 // An Android model name that says it is a box, a stick or a screen: "Smotreshka Box 115NA", "TOUCAN Stick 4K",
 // "Digma Shell LC430DUY" (Russian TV chassis), "32LEX-7288TS2C" (a screen size in inches leads a TV's model)
 const tvModel =
-  /\b(Box|Stick|Shell|Dongle|4K|UHD|FHD|QLED|OLED|LED\d*)\b|^(?:[A-Z]{1,4}[-_]?)?(?:2[4-9]|[3-8]\d)(?:LE|LED|UH?D|F\d|H\d|[A-Z]{2,3}[-_ ]?\d{3,4})/i
+  /\bbox|box\b|\b(Stick|Shell|Dongle|4K|UHD|FHD|QLED|OLED|LED\d*)\b|^(MXQ|X96|H96|T95|TX\d|A95X|HK1|TOX\d|MECOOL|Magicsee|Beelink|UGOOS)|^(?:[A-Z]{1,4}[-_]?)?(?:2[4-9]|[3-8]\d)(?:LE|LED|UH?D|F\d|H\d|[A-Z]{2,3}[-_ ]?\d{3,4})/i
 
 /** Android tablets whose browser still says "Mobile": model lines that are tablets only. */
 const tabletModel =
-  /\b(Tab|Tablet|Pad|MID|MatePad|MediaPad|iPlay|Nexus (?:7|9|10)|Xoom|Xiaomi Pad|Redmi Pad|Lenovo TB|Lenovo YT|Kindle|Nook|NOOK BN\w+|BNTV\d+)\b|^(?:SAMSUNG[-_ ])?(?:SM-[TPX]\d|GT-P\d|GT-N[58]\d|SC-0[12]C|SCH-I[89]\d\d|SGH-T849)|^(?:KF[A-Z]{2,6}|TB-?[XJ0-9]|Lenovo TB|YT-|P0\d\d|K0[01][0-9A-Z]|ME\d{3}|PMT\d|BAH\d?-|AGS\d?-|AGR-|KOB\d?-|MRX-|SCMR?-|DBY-|BTV-|CMR-|JDN\d?-|BZT-|KRJ-|HDN-|GOT-|WGR-|OPD\d|RMX\d+P?[-_]?PAD|ZTE K|ETAB|TFX|DTA-|ALFA_|Clempad|Surfer|FinePower)/i
+  /(?<![a-z])(Tab|Pad)(?![a-z])|\bMID(?![a-z])|\b(Tablet|MatePad|MediaPad|iPlay|Nexus (?:7|9|10)|Xoom|Xiaomi Pad|Redmi Pad|Lenovo TB|Lenovo YT|Kindle|Nook|NOOK BN\w+|BNTV\d+)\b|^(?:SAMSUNG[-_ ])?(?:SM-[TPX]\d|GT-P\d|GT-N[58]\d|SC-01C|SGH-T849)|^(?:KF[A-Z]{2,6}|TB-?[XJ0-9]|Lenovo TB|YT-|P0\d\d|ME\d{3}|PMT\d|BAH\d?-|AGS\d?-|AGR-|KOB\d?-|MRX-|SCMR?-|DBY-|BTV-|CMR-|JDN\d?-|BZT-|KRJ-|HDN-|GOT-|WGR-|OPD\d|RMX\d+P?[-_]?PAD|ETAB|TFX|DTA-|ALFA_|Clempad|Surfer)/i
 
 /** Large phones and foldables that ua-parser-js's generic rule reads as tablets. */
 const phoneModel = /^(?:SAMSUNG[-_ ])?SM-[AFGMNS]\d|^(?:SM-F|Galaxy Z|V2\d{3}|RMX|CPH|PE[A-Z]{2}\d\d|SCG\d)/i

@@ -140,12 +140,14 @@ const refineDevice = (ua: string, fields: ParserResult, os: string, mobileHint?:
   if (os === "iOS" && /\bMacintosh\b/.test(ua)) return { vendor: "Apple", model: "iPad", type: "tablet" }
   if (os === "tvOS") return { vendor: "Apple", model: "Apple TV", type: "smarttv" }
   if (os === "Windows Phone") return { ...device, type: "mobile" }
+  // a TV platform's own token outranks a phone model the library guesses from it ("BrightSign/7.0.60 (XT1143)")
+  if (liveTypes.has(type) && isTv(ua, undefined)) return { ...device, type: "smarttv" }
   if (os === "Android" && liveTypes.has(type)) {
     // the model's own line (a TV box, a tablet, a foldable) outranks the browser's "Mobile" word
     const byModel = androidClass(ua, androidModel(ua) ?? device.model)
     if (byModel !== undefined) return { ...device, type: byModel }
     // Google's convention for Android browsers: "Mobile" on phones, left out on tablets (Firefox says "Tablet")
-    if (/AppleWebKit\/|Gecko\//.test(ua)) {
+    if (/AppleWebKit\/|Gecko\//i.test(ua)) {
       return { ...device, type: /\bMobile\b/.test(ua) && !/\bTablet\b/.test(ua) ? "mobile" : "tablet" }
     }
     // apps and the Dalvik VM follow no convention: the library's type for a model line it knows, else a phone,
@@ -153,7 +155,6 @@ const refineDevice = (ua: string, fields: ParserResult, os: string, mobileHint?:
     return { ...device, type: device.vendor === undefined ? "mobile" : (type ?? "mobile") }
   }
   if (type !== undefined) return device
-  if (isTv(ua, undefined)) return { ...device, type: "smarttv" }
   if (!desktopFamilies.has(os) && isFeaturePhone(ua)) return { ...device, type: "mobile" }
   return device
 }

@@ -23,7 +23,8 @@ const tabletModel =
   /(?<![a-z])(Tab|Pad)(?![a-z])|\bMID(?![a-z])|\b(Tablet|MatePad|MediaPad|iPlay|Nexus (?:7|9|10)|Xoom|Xiaomi Pad|Redmi Pad|Lenovo TB|Lenovo YT|Kindle|Nook|NOOK BN\w+|BNTV\d+)\b|^(?:SAMSUNG[-_ ])?(?:SM-[TPX]\d|GT-P\d|GT-N[58]\d|SC-01C|SGH-T849)|^(?:KF[A-Z]{2,6}|TB-?[XJ0-9]|Lenovo TB|YT-|P0\d\d|ME\d{3}|PMT\d|BAH\d?-|AGS\d?-|AGR-|KOB\d?-|MRX-|SCMR?-|DBY-|BTV-|CMR-|JDN\d?-|BZT-|KRJ-|HDN-|GOT-|WGR-|OPD\d|RMX\d+P?[-_]?PAD|ETAB|TFX|DTA-|ALFA_|Clempad|Surfer)/i
 
 /** Large phones and foldables that ua-parser-js's generic rule reads as tablets. */
-const phoneModel = /^(?:SAMSUNG[-_ ])?SM-[AFGMNS]\d|^(?:SM-F|Galaxy Z|V2\d{3}|RMX|CPH|PE[A-Z]{2}\d\d|SCG\d)/i
+const phoneModel =
+  /^(?:SAMSUNG[-_ ])?(?:SM-[AFGMNS]\d|GT-[BCEISX]\d|SGH-|SCH-|SHV-|SPH-)|^(?:SM-F|Galaxy Z|V2\d{3}|RMX|CPH|PE[A-Z]{2}\d\d|SCG\d)/i
 
 /** The model token of an Android string: "(Linux; Android 9; SM-T510 Build/...)" -> "SM-T510". */
 export const androidModel = (ua: string): string | undefined => {
@@ -58,7 +59,8 @@ export const isFeaturePhone = (ua: string): boolean => featurePhone.test(ua)
 export const androidClass = (ua: string, model: string | undefined): LongTailType | undefined => {
   if (isTv(ua, model)) return "smarttv"
   if (model === undefined) return undefined
-  if (tabletModel.test(model)) return "tablet"
+  // Huawei names the tablet line in the build tag only: "PLE-701L Build/HuaweiMediaPad"
+  if (tabletModel.test(model) || /\bBuild\/\w*MediaPad/.test(ua)) return "tablet"
   if (phoneModel.test(model)) return "mobile"
   return undefined
 }

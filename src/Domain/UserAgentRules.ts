@@ -99,8 +99,8 @@ const osByName: ReadonlyArray<readonly [RegExp, string]> = [
 ]
 
 // Android under another name: UC Browser's "Adr 4.2.2", the Dalvik VM, a "Build/" tag inside a Linux comment
-// ("(Linux; U; de-de; GT-I9100 Build/GINGERBREAD)"), and strings spelt to dodge filters ("Andr0id", "diordnA")
-const androidUnnamed = /\bAdr \d|\bDalvik\/|\(Linux;[^)]*\bBuild\/|\bAndr0id\b|\bdiordnA\b/
+// ("(Linux; U; de-de; GT-I9100 Build/GINGERBREAD)"), Fire TV apps' "Amazon;AFTT;...", and strings spelt to dodge filters ("Andr0id", "diordnA")
+const androidUnnamed = /\bAdr \d|^Amazon;AFT[A-Z0-9]+;|\bDalvik\/|\(Linux;[^)]*\bBuild\/|\bAndr0id\b|\bdiordnA\b/
 
 const refineOs = (ua: string, fields: ParserResult): ParserResult["os"] => {
   const { os } = fields
@@ -119,6 +119,8 @@ const refineOs = (ua: string, fields: ParserResult): ParserResult["os"] => {
   if (/\bSilk\/|OculusBrowser\//.test(ua) && (family === UNKNOWN || family === "Linux" || family === "macOS")) {
     return { name: "Android", version: undefined }
   }
+  // the library reads Opera Mini's Java edition as the iOS one; a J2ME phone runs Java ME
+  if (family === "iOS" && /\bJ2ME\//.test(ua) && !/\b(iPhone|iPad|iPod)/.test(ua)) return { name: "Java ME" }
   if ((family === UNKNOWN || family === "Linux") && androidUnnamed.test(ua)) {
     return { name: "Android", version: /\b(?:Adr|Android|Andr0id|diordnA) (\d[\d.]*)/.exec(ua)?.[1] }
   }
@@ -152,6 +154,7 @@ const refineDevice = (ua: string, fields: ParserResult, os: string, mobileHint?:
     }
     // apps and the Dalvik VM follow no convention: the library's type for a model line it knows, else a phone,
     // as most Android devices are
+    if (/\bTablet\b/.test(ua)) return { ...device, type: "tablet" }
     return { ...device, type: device.vendor === undefined ? "mobile" : (type ?? "mobile") }
   }
   if (type !== undefined) return device

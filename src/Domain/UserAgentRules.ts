@@ -5,6 +5,7 @@
  */
 import type { Bot } from "./UserAgentBots.ts"
 import { isBrowserFamily } from "./Families.ts"
+import { androidClass, androidModel, isFeaturePhone, isTv } from "./UserAgentDevices.ts"
 import { browserFamily, osFamily, UNKNOWN } from "./UserAgentFamilies.ts"
 
 /** The part of a ua-parser-js result we read; `IResult` fits it. */
@@ -48,6 +49,7 @@ const foreignProduct = (ua: string): { name: string; version?: string } | undefi
 }
 
 const appleOses = new Set(["iOS", "macOS"])
+const desktopFamilies = new Set(["Windows", "macOS", "Linux", "Chrome OS"])
 
 const leadingFamily = /^(Safari|Chrome|Firefox)\/?(\d[\d.]*)/
 // An app's own string leads with its name, which may have spaces: "Rummy LITE iPad/2.3.0", "Airmail 1.0.6 (...)".
@@ -89,11 +91,16 @@ const darwinToMacOs = (darwin: number): string =>
 /** Names of OSes in strings the library does not parse ("Mozilla/5.0 (Windows; U; en-US)", "(iOS; U)"). */
 const osByName: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bWindows\b|Microsoft_Windows|\bWin(?:32|64|NT)\b/, "Windows"],
-  [/\biOS\b|\biPhone\b|\biPad\b/, "iOS"],
+  // apps name Apple's devices and system their own way: "iPhone_OS/4.3.3", "iPhone10,1", "iPod_touch", "iOS11.4"
+  [/\biOS\b|\biOS ?\d|\b(?:iPhone|iPad|iPod)(?:\b|_|\d)/, "iOS"],
   [/\bAndroid\b/, "Android"],
-  [/\bMac OS X\b|\bMacintosh\b|\bmacOS\b/, "macOS"],
-  [/\bLinux\b|\bX11\b/, "Linux"]
+  [/\bMac OS X\b|\bMacintosh\b|\bmacOS\b|\bMac OS\/|\bOSX\/|\bos=Mac\b|\b(?:MacBook|iMac|Macmini)/, "macOS"],
+  [/\bLinux\b|\bX11\b|\bRed Hat\b/, "Linux"]
 ]
+
+// Android under another name: UC Browser's "Adr 4.2.2", the Dalvik VM, a "Build/" tag inside a Linux comment
+// ("(Linux; U; de-de; GT-I9100 Build/GINGERBREAD)"), Fire TV apps' "Amazon;AFTT;...", and strings spelt to dodge filters ("Andr0id", "diordnA")
+const androidUnnamed = /\bAdr \d|^Amazon;AFT[A-Z0-9]+;|\bDalvik\/|\(Linux;[^)]*\bBuild\/|\bAndr0id\b|\bdiordnA\b/
 
 const refineOs = (ua: string, fields: ParserResult): ParserResult["os"] => {
   const { os } = fields
@@ -112,27 +119,46 @@ const refineOs = (ua: string, fields: ParserResult): ParserResult["os"] => {
   if (/\bSilk\/|OculusBrowser\//.test(ua) && (family === UNKNOWN || family === "Linux" || family === "macOS")) {
     return { name: "Android", version: undefined }
   }
+  // the library reads Opera Mini's Java edition as the iOS one; a J2ME phone runs Java ME
+  if (family === "iOS" && /\bJ2ME\//.test(ua) && !/\b(iPhone|iPad|iPod)/.test(ua)) return { name: "Java ME" }
+  if ((family === UNKNOWN || family === "Linux") && androidUnnamed.test(ua)) {
+    return { name: "Android", version: /\b(?:Adr|Android|Andr0id|diordnA) (\d[\d.]*)/.exec(ua)?.[1] }
+  }
   if (os.name !== undefined) return os
   const named = osByName.find(([pattern]) => pattern.test(ua))
   return named === undefined ? os : { name: named[1], version: undefined }
 }
 
+const liveTypes = new Set([undefined, "mobile", "tablet"])
+
 const refineDevice = (ua: string, fields: ParserResult, os: string, mobileHint?: boolean): ParserResult["device"] => {
   const { device } = fields
   const type = device.type
   if (mobileHint === true) return { ...device, type: "mobile" }
-  if (os === "iOS" && /\b(iPhone|iPod)\b/.test(ua)) return { ...device, type: "mobile" }
-  // iPads, also an iPad in desktop mode, whose iOS-only browser still gives it away
-  if (os === "iOS" && (/\biPad\b/.test(ua) || /\bMacintosh\b/.test(ua))) {
-    return { vendor: "Apple", model: "iPad", type: "tablet" }
-  }
+  // an iPad token wins over "iPhone OS", the system's old name ("(iPad; iPhone OS 5.1.1)", "iPad7,5")
+  if (os === "iOS" && /\biPad/.test(ua)) return { vendor: "Apple", model: "iPad", type: "tablet" }
+  if (os === "iOS" && /\b(iPhone|iPod)/.test(ua)) return { ...device, type: "mobile" }
+  // an iPad in desktop mode, whose iOS-only browser still gives it away
+  if (os === "iOS" && /\bMacintosh\b/.test(ua)) return { vendor: "Apple", model: "iPad", type: "tablet" }
   if (os === "tvOS") return { vendor: "Apple", model: "Apple TV", type: "smarttv" }
   if (os === "Windows Phone") return { ...device, type: "mobile" }
-  // Google's convention for Android browsers: "Mobile" on phones, left out on tablets (Firefox says "Tablet")
-  const browserString = /AppleWebKit\/|Gecko\//.test(ua)
-  if (os === "Android" && browserString && (type === undefined || type === "mobile" || type === "tablet")) {
-    return { ...device, type: /\bMobile\b/.test(ua) && !/\bTablet\b/.test(ua) ? "mobile" : "tablet" }
+  // a TV platform's own token outranks a phone model the library guesses from it ("BrightSign/7.0.60 (XT1143)")
+  if (liveTypes.has(type) && isTv(ua, undefined)) return { ...device, type: "smarttv" }
+  if (os === "Android" && liveTypes.has(type)) {
+    // the model's own line (a TV box, a tablet, a foldable) outranks the browser's "Mobile" word
+    const byModel = androidClass(ua, androidModel(ua) ?? device.model)
+    if (byModel !== undefined) return { ...device, type: byModel }
+    // Google's convention for Android browsers: "Mobile" on phones, left out on tablets (Firefox says "Tablet")
+    if (/AppleWebKit\/|Gecko\//i.test(ua)) {
+      return { ...device, type: /\bMobile\b/.test(ua) && !/\bTablet\b/.test(ua) ? "mobile" : "tablet" }
+    }
+    // apps and the Dalvik VM follow no convention: the library's type for a model line it knows, else a phone,
+    // as most Android devices are
+    if (/\bTablet\b/.test(ua)) return { ...device, type: "tablet" }
+    return { ...device, type: device.vendor === undefined ? "mobile" : (type ?? "mobile") }
   }
+  if (type !== undefined) return device
+  if (!desktopFamilies.has(os) && isFeaturePhone(ua)) return { ...device, type: "mobile" }
   return device
 }
 

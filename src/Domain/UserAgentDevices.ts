@@ -1,0 +1,66 @@
+/**
+ * The long tail of devices that ua-parser-js leaves without a type or types by the "Mobile" word alone: feature
+ * phones, Android TVs and set-top boxes, tablets whose browser says "Mobile", Android and iOS named in odd ways.
+ * Token tables rather than per-string rules: each marker is a naming convention of a platform or a vendor's model
+ * line, checked against Matomo's and WhichBrowser's labelled fixtures (`scripts/README.md`).
+ */
+
+/** WAP, J2ME, BREW and vendor feature-phone platforms: no smartphone or desktop browser sends these. */
+const featurePhone =
+  /\b(MIDP|CLDC|J2ME|UP\.Browser|UP\.Link|WAP|MAUI|Obigo|Teleca|BREW|REX|MRE|Mocor|NetFront|Opera Mini|UCWEB|jig browser|DoCoMo|KDDI|SoftBank|Vodafone|SonyEricsson|Nokia|Series ?[346]0|S40|Symbian|SymbOS|BlackBerry|BB10|Bada|KaiOS|Polaris|Dolfin|PalmOS|PalmSource|Windows CE|IEMobile|Opera Mobi|Smartphone|Profile\/MIDP|MMP\/|Tizen|Maemo|MeeGo|Sailfish|Firefox OS)\b|^(SAMSUNG|SEC|Sagem|SIE|MOT|LG|LGE|Alcatel|ZTE|Huawei|Lenovo|Fly|Karbonn|Micromax|Philips|Panasonic|Sharp|Sanyo|Sendo|NEC|Haier|Spice|Lava|Itel|Tecno|QMobile|Cricket|AIRNESS|Amoi|BenQ|Vertu)[-_ ]?[A-Z0-9]/i
+
+/** Smart TVs, set-top boxes, streaming sticks and signage players, in the string or the Android model name. */
+const tvMarker =
+  /\b(TV|ATV|wv-atv|Android ?TV|Google ?TV|SmartTV|Smart-?TV|SMART_TV|HbbTV|NetCast|BRAVIA|AFT[A-Z0-9]+|Roku|BrightSign|CrKey|Chromecast|MiBOX|MiTV|AQUOS-TV\w*|Web0S|webOS\.TV|VIDAA|Opera TV|OMI\/|Espial|Hybridcast|InettvBrowser|DTV|IPTV|STB|TVBox|Freebox|Viera|REGZA|PhilipsTV|Maple|SmartHub|DirectFB|Kylo|PlayStation Vue|Apple ?TV|AppleTV|tvOS|NETTV|CE-HTML|TiVo|TiviMate)\b/i
+
+// An Android model name that says it is a box, a stick or a screen: "Smotreshka Box 115NA", "TOUCAN Stick 4K",
+// "Digma Shell LC430DUY" (Russian TV chassis), "32LEX-7288TS2C" (a screen size in inches leads a TV's model)
+const tvModel =
+  /\bbox|box\b|\b(Stick|Shell|Dongle|4K|UHD|FHD|QLED|OLED|LED\d*)\b|^(MXQ|X96|H96|T95|TX\d|A95X|HK1|TOX\d|MECOOL|Magicsee|Beelink|UGOOS)|^(?:[A-Z]{1,4}[-_]?)?(?:2[4-9]|[3-8]\d)(?:LE|LED|UH?D|F\d|H\d|[A-Z]{2,3}[-_ ]?\d{3,4})/i
+
+/** Android tablets whose browser still says "Mobile": model lines that are tablets only. */
+const tabletModel =
+  /(?<![a-z])(Tab|Pad)(?![a-z])|\bMID(?![a-z])|\b(Tablet|MatePad|MediaPad|iPlay|Nexus (?:7|9|10)|Xoom|Xiaomi Pad|Redmi Pad|Lenovo TB|Lenovo YT|Kindle|Nook|NOOK BN\w+|BNTV\d+)\b|^(?:SAMSUNG[-_ ])?(?:SM-[TPX]\d|GT-P\d|GT-N[58]\d|SC-01C|SGH-T849)|^(?:KF[A-Z]{2,6}|TB-?[XJ0-9]|Lenovo TB|YT-|P0\d\d|ME\d{3}|PMT\d|BAH\d?-|AGS\d?-|AGR-|KOB\d?-|MRX-|SCMR?-|DBY-|BTV-|CMR-|JDN\d?-|BZT-|KRJ-|HDN-|GOT-|WGR-|OPD\d|RMX\d+P?[-_]?PAD|ETAB|TFX|DTA-|ALFA_|Clempad|Surfer)/i
+
+/** Large phones and foldables that ua-parser-js's generic rule reads as tablets. */
+const phoneModel =
+  /^(?:SAMSUNG[-_ ])?(?:SM-[AFGMNS]\d|GT-[BCEISX]\d|SGH-|SCH-|SHV-|SPH-)|^(?:SM-F|Galaxy Z|V2\d{3}|RMX|CPH|PE[A-Z]{2}\d\d|SCG\d)/i
+
+/** The model token of an Android string: "(Linux; Android 9; SM-T510 Build/...)" -> "SM-T510". */
+export const androidModel = (ua: string): string | undefined => {
+  const comment = /\((?:Linux|Android)[^)]*\)/.exec(ua)?.[0] ?? ""
+  const parts = comment.slice(1, -1).split(/;\s*/)
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const part = (parts[i] ?? "").replace(/\s*Build\/.*$/, "").trim()
+    if (
+      part === "" ||
+      /^(Linux|U|wv|K|arm(_64)?|mse|Mobile|Tablet|x86|aarch64|[a-z]{2}([-_][A-Za-z]{2})?)$/i.test(part)
+    )
+      continue
+    if (/^(Android|Adr|OS)\b|^HMSCore|^GMSCore|^HarmonyOS|^MIUI|^Linux/i.test(part)) continue
+    return part
+  }
+  return undefined
+}
+
+export type LongTailType = "mobile" | "tablet" | "smarttv"
+
+/** A TV marker anywhere, or a model named like a TV, box or stick. */
+export const isTv = (ua: string, model: string | undefined): boolean =>
+  tvMarker.test(ua) || (model !== undefined && tvModel.test(model))
+
+/** A feature phone or other non-Android handset, told by its platform's tokens. */
+export const isFeaturePhone = (ua: string): boolean => featurePhone.test(ua)
+
+/**
+ * The device class of an Android string by its model name, where the string's own "Mobile" word is unreliable:
+ * TVs and boxes first, then tablet model lines, then large phones; undefined when the model says nothing.
+ */
+export const androidClass = (ua: string, model: string | undefined): LongTailType | undefined => {
+  if (isTv(ua, model)) return "smarttv"
+  if (model === undefined) return undefined
+  // Huawei names the tablet line in the build tag only: "PLE-701L Build/HuaweiMediaPad"
+  if (tabletModel.test(model) || /\bBuild\/\w*MediaPad/.test(ua)) return "tablet"
+  if (phoneModel.test(model)) return "mobile"
+  return undefined
+}

@@ -1,0 +1,147 @@
+/**
+ * The long tail of devices (issue 14): feature phones, Android tablets that say "Mobile", TVs and boxes, in-app
+ * strings and Android or iOS named in odd ways. Every case of test/fixtures/long-tail.jsonl, and the token tables
+ * of src/Domain/UserAgentDevices.ts on their own.
+ */
+import { describe, expect, test } from "bun:test"
+import { readFileSync } from "node:fs"
+import { androidClass, androidModel, isFeaturePhone, isTv } from "../../src/Domain/UserAgentDevices.ts"
+import { parseUserAgent } from "../../src/Domain/UserAgentNormalise.ts"
+
+interface LongTail {
+  readonly ua: string
+  readonly os: string | null
+  readonly deviceType: string
+  readonly kind: string
+  readonly source: string
+}
+
+const cases: ReadonlyArray<LongTail> = readFileSync(
+  new URL("../fixtures/long-tail.jsonl", import.meta.url).pathname,
+  "utf8"
+)
+  .split("\n")
+  .filter((line) => line.trim() !== "")
+  .map((line) => JSON.parse(line))
+
+const osFamilies = new Set(["Windows", "macOS", "iOS", "Android", "Linux"])
+
+describe("long-tail labelled strings", () => {
+  test("the fixture has cases of every kind, each with its source", () => {
+    const kinds = new Set(cases.map((c) => c.kind))
+    expect([...kinds].sort()).toEqual(["android", "app", "feature", "ios", "phone", "tablet", "tv"])
+    for (const c of cases) expect(c.source).toMatch(/^(matomo-org\/device-detector|WhichBrowser\/Parser) /)
+  })
+
+  test("every case of test/fixtures/long-tail.jsonl: device type and OS family", () => {
+    for (const c of cases) {
+      const info = parseUserAgent(c.ua)
+      const os = osFamilies.has(info.os.name) ? info.os.name : "Other"
+      const got: Omit<LongTail, "kind" | "source"> = {
+        ua: c.ua,
+        os: c.os === null ? null : os,
+        deviceType: info.device.type
+      }
+      expect(got).toEqual({
+        ua: c.ua,
+        os: c.os,
+        deviceType: c.deviceType
+      })
+    }
+  })
+})
+
+describe("the kinds the issue names", () => {
+  const parse = (ua: string) => {
+    const info = parseUserAgent(ua)
+    return `${info.os.name} ${info.device.type}`
+  }
+
+  test("WAP and J2ME feature phones are Mobile, never Unknown or Desktop", () => {
+    expect(parse("Nokia6300/2.0 (07.21) Profile/MIDP-2.0 Configuration/CLDC-1.1")).toEndWith(" Mobile")
+    expect(parse("SonyEricssonK800i/R1KG Browser/NetFront/3.3 Profile/MIDP-2.0 Configuration/CLDC-1.1")).toEndWith(
+      " Mobile"
+    )
+    expect(parse("Cricket-A310/1.0 UP.Browser/6.3.0.7 (GUI) MMP/2.0")).toBe("Unknown Mobile")
+    // ua-parser-js reads Opera Mini's Java edition as iOS
+    expect(parse("Opera/9.80 (J2ME/MIDP; Opera Mini/5.0.22371/28.3782; U; en) Presto/2.8.119 Version/11.10")).toBe(
+      "Java ME Mobile"
+    )
+  })
+
+  test("Android tablets whose browser says Mobile are tablets; big phones and foldables stay phones", () => {
+    const android = (model: string, mobile = " Mobile") =>
+      parse(
+        `Mozilla/5.0 (Linux; Android 11; ${model}) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0${mobile} Safari/537.36`
+      )
+    expect(android("KFTRWI")).toBe("Android Tablet")
+    expect(android("SM-T510")).toBe("Android Tablet")
+    expect(android("Lenovo TB-X606F")).toBe("Android Tablet")
+    expect(android("SM-F926W", "")).toBe("Android Mobile")
+    // the convention still holds where the model says nothing
+    expect(android("K", "")).toBe("Android Tablet")
+    expect(android("K")).toBe("Android Mobile")
+  })
+
+  test("TVs and boxes by their platform token or model name", () => {
+    expect(parse("Amazon;AFTT;756a522d9f1648b89e76e80be654456a;;tpapi")).toBe("Android SmartTV")
+    expect(
+      parse(
+        "BrightSign/7.0.60 (XT1143) Mozilla/5.0 (Unknown; Linux arm) AppleWebKit/537.36 (KHTML, like Gecko) QtWebEngine/5.6.0 Chrome/45.0.2454.101 Safari/537.36"
+      )
+    ).toEndWith(" SmartTV")
+    expect(
+      parse(
+        "Mozilla/5.0 (Linux; Android 7.1; Smotreshka Box 115NA) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/79.0.3945.93 Safari/537.36"
+      )
+    ).toBe("Android SmartTV")
+  })
+
+  test("in-app strings keep their OS and device", () => {
+    expect(parse("WhatsApp/2.6.4 iPhone_OS/4.3.3 Device/iPhone_4")).toBe("iOS Mobile")
+    expect(parse("Dalvik/2.1.0 (Linux; U; Android 10; SM-G973F Build/QP1A.190711.020)")).toBe("Android Mobile")
+    expect(parse("Pinterest for Android Tablet/11.42.2 (trona; 9)")).toBe("Android Tablet")
+    expect(parse("FeeddlerRSS 2.4 (iPad; iPhone OS 5.1.1; en_US)")).toBe("iOS Tablet")
+  })
+
+  test("Android without the word: Adr, a Build tag in a Linux comment, Andr0id", () => {
+    const gingerbread =
+      "Mozilla/5.0 (Linux; U; de-de; GT-I9100 Build/GINGERBREAD) AppleWebKit/533.1 (KHTML, like Gecko) Version/4.0 Safari/533.1"
+    expect(parse(gingerbread)).toBe("Android Mobile")
+    expect(parse("UCWEB/2.0 (Linux; U; Adr 4.1.2; en-US; LT26ii) U2/1.0.0 UCBrowser/8.2.0.242 U2/1.0.0 Mobile")).toBe(
+      "Android Mobile"
+    )
+  })
+
+  test("workstation systems without a device class are Desktop", () => {
+    expect(parse("Mozilla/5.0 (X11; OpenBSD amd64; rv:26.0) Gecko/20100101 Firefox/26.0")).toBe("OpenBSD Desktop")
+    expect(parse("Mozilla/5.0 (X11; FreeBSD amd64; rv:25.0) Gecko/20100101 Firefox/25.0")).toBe("FreeBSD Desktop")
+  })
+})
+
+describe("token tables", () => {
+  test("androidModel: the model token of the Linux/Android comment", () => {
+    expect(androidModel("Mozilla/5.0 (Linux; Android 9; SM-T510 Build/PPR1.180610.011; wv) AppleWebKit/537.36")).toBe(
+      "SM-T510"
+    )
+    expect(androidModel("Dalvik/1.6.0 (Linux; U; Android 4.4.2; ru; EK-T7020 Build/KVT49L)")).toBe("EK-T7020")
+    expect(androidModel("Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36")).toBeUndefined()
+    expect(androidModel("curl/8.0")).toBeUndefined()
+  })
+
+  test("androidClass: TV before tablet before phone; undefined when the model says nothing", () => {
+    expect(androidClass("", "TOUCAN Stick 4K")).toBe("smarttv")
+    expect(androidClass("", "43LEX-7287TS2C")).toBe("smarttv")
+    expect(androidClass("", "MID1024")).toBe("tablet")
+    expect(androidClass("", "Coolpad 8297")).toBeUndefined()
+    expect(androidClass("", "SM-A115F")).toBe("mobile")
+    expect(androidClass("", "Pixel 8")).toBeUndefined()
+  })
+
+  test("isTv and isFeaturePhone", () => {
+    expect(isTv("Mozilla/5.0 (Web0S; Linux/SmartTV) AppleWebKit/537.36", undefined)).toBe(true)
+    expect(isTv("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36", "Pixel 8")).toBe(false)
+    expect(isFeaturePhone("MOT-V360v/08.B7.58R MIB/2.2.1 Profile/MIDP-2.0 Configuration/CLDC-1.1")).toBe(true)
+    expect(isFeaturePhone("Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0")).toBe(false)
+  })
+})

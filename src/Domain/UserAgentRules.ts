@@ -25,11 +25,12 @@ export interface ParserResult {
 export const decodeSpaces = (ua: string): string =>
   !ua.includes(" ") && /\+\(|\)\+/.test(ua) ? ua.replaceAll("+", " ") : ua
 
-// Tokens a Chrome, Safari, Firefox, Edge or IE string is made of. Anything else outside the parentheses is the
-// product that really sent the string: an app embedding the engine, or a rebranded browser (uap-core agrees).
+// Tokens a Chrome, Safari, Firefox, Edge or IE string is made of, and add-ons' tokens appended to the browser's own
+// (FirePHP). Anything else outside the parentheses is the product that really sent the string: an app embedding the
+// engine, or a rebranded browser (uap-core agrees).
 const ownTokens = new RegExp(
   "^(mozilla|applewebkit|khtml|gecko|like|chrome|chromium|crios|headlesschrome|safari|mobile|version|firefox|fxios|" +
-    "focus|edg|edge|edga|edgios|msie|trident|vr|tv|ubuntu|debian|fedora|mint|arch|centos)$",
+    "focus|edg|edge|edga|edgios|msie|trident|vr|tv|ubuntu|debian|fedora|mint|arch|centos|firephp)$",
   "i"
 )
 

@@ -3,11 +3,13 @@ import crawlers from "crawler-user-agents"
 import { isbot, isbotMatch, isbotPatterns, list } from "isbot"
 import { readFileSync } from "node:fs"
 import UserAgent from "user-agents"
+import { isBrowserFamily } from "../../src/Domain/Families.ts"
 import { botMatch, detectBot, notBotPatterns } from "../../src/Domain/UserAgentBots.ts"
 import { parseUserAgent } from "../../src/Domain/UserAgentNormalise.ts"
 
 interface Labelled {
   readonly ua: string
+  readonly browser: string
   readonly deviceType: string
   readonly bot: boolean
   readonly source: string
@@ -32,9 +34,12 @@ describe("bot flag", () => {
   test("every case of test/fixtures/bots.jsonl: a browser with an add-on's token is a person, a bot stays one", () => {
     for (const c of cases) {
       const info = parseUserAgent(c.ua)
-      expect({ ua: c.ua, bot: info.bot.isBot, deviceType: info.device.type as string }).toEqual({
+      // "Other": a bot is reported by its own name, outside the browser families
+      const browser = isBrowserFamily(info.browser.name) ? info.browser.name : "Other"
+      expect({ ua: c.ua, bot: info.bot.isBot, browser, deviceType: info.device.type as string }).toEqual({
         ua: c.ua,
         bot: c.bot,
+        browser: c.browser,
         deviceType: c.deviceType
       })
     }

@@ -7,8 +7,13 @@ import { type Workload, WORKLOADS } from "../workloads.ts"
 import type { Measured } from "./measure.ts"
 import { type Options, type Target, TARGET_NAMES } from "./options.ts"
 
-/** The service's goal for requests/s as a share of the baseline's, per workload. */
-const GOALS: Record<Workload, number> = { "ua-mix": 0.25, "ua-cold": 0.5, wage: 0.25 }
+/**
+ * The service's goals (issue 12): requests/s as a share of the baseline's per workload, p99 at most 3x the
+ * baseline's, peak RSS at most 120 MB.
+ */
+const GOALS: Record<Workload, number> = { "ua-mix": 0.4, "ua-cold": 0.6, wage: 0.4 }
+const P99_GOAL = 3
+const RSS_GOAL_MB = 120
 
 export const fixed = (n: number, digits: number) => (Number.isFinite(n) ? n.toFixed(digits) : "-")
 
@@ -82,8 +87,8 @@ export const summarise = (results: ReadonlyArray<Measured>, options: Options) =>
       lines.push(
         `${INDENT}service/baseline: throughput ${ratio.toFixed(3)} ` +
           `(target >= ${GOALS[workload]}: ${verdict(ratio >= GOALS[workload])}), ` +
-          `p99 ${p99.toFixed(2)}x (target <= 4: ${verdict(p99 <= 4)}), ` +
-          `RSS ${s.rss.toFixed(0)} MB (target <= 150: ${verdict(s.rss <= 150)}); ` +
+          `p99 ${p99.toFixed(2)}x (target <= ${P99_GOAL}: ${verdict(p99 <= P99_GOAL)}), ` +
+          `RSS ${s.rss.toFixed(0)} MB (target <= ${RSS_GOAL_MB}: ${verdict(s.rss <= RSS_GOAL_MB)}); ` +
           `baseline CPU/service CPU per request ${cpu.toFixed(3)}`
       )
       rows.push({ workload, ratio, p99Ratio: p99, cpuRatio: cpu, bestRatio: s.bestRps / b.bestRps })

@@ -23,9 +23,20 @@ const replacer = (_key: string, value: unknown): unknown => {
   return value
 }
 
-const stringify = (entry: unknown): string => {
+const isPlain = (value: unknown): boolean =>
+  value === null || value === undefined || ["string", "number", "boolean"].includes(typeof value)
+
+/** True when JSON renders every value as it is, so the line needs no replacer (the request line: strings, numbers). */
+const allPlain = (messages: ReadonlyArray<unknown>, annotations: Readonly<Record<string, unknown>>): boolean => {
+  for (const message of messages) if (!isPlain(message)) return false
+  for (const key in annotations) if (!isPlain(annotations[key])) return false
+  return true
+}
+
+const stringify = (entry: unknown, plain: boolean): string => {
   try {
-    return JSON.stringify(entry, replacer)
+    // a replacer is called for every key of the line: only worth it where a value needs one
+    return plain ? JSON.stringify(entry) : JSON.stringify(entry, replacer)
   } catch {
     // a value JSON cannot hold (a cycle): the line still says what happened
     return JSON.stringify({ ...(entry as object), annotations: "unprintable" })
@@ -36,16 +47,18 @@ const formatJson = Logger.make<unknown, string>(({ cause, date, fiber, logLevel,
   const spans: Record<string, number> = {}
   const now = date.getTime()
   for (const [label, start] of fiber.getRef(References.CurrentLogSpans)) spans[label] = now - start
-  const messages = Array.isArray(message) ? message : [message]
-  return stringify({
+  const messages: ReadonlyArray<unknown> = Array.isArray(message) ? message : [message]
+  const annotations = fiber.getRef(References.CurrentLogAnnotations)
+  const entry = {
     message: messages.length === 1 ? messages[0] : messages,
     level: logLevel.toUpperCase(),
     timestamp: date.toISOString(),
     cause: cause.reasons.length > 0 ? Cause.pretty(cause) : undefined,
-    annotations: fiber.getRef(References.CurrentLogAnnotations),
+    annotations,
     spans,
     fiberId: `#${fiber.id}`
-  })
+  }
+  return stringify(entry, allPlain(messages, annotations))
 })
 
 /** The JSON lines through the fiber's `Console`, as Effect's own console loggers write. */

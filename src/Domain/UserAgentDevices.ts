@@ -30,9 +30,23 @@ const tvModel = new RegExp(
   "i"
 )
 
-/** Android tablets whose browser still says "Mobile": model lines that are tablets only. */
-const tabletModel =
-  /(?<![a-z])(Tab|Pad)(?![a-z])|\bMID(?![a-z])|\b(Tablet|MatePad|MediaPad|iPlay|Nexus (?:7|9|10)|Xoom|Xiaomi Pad|Redmi Pad|Lenovo TB|Lenovo YT|Kindle|Nook|NOOK BN\w+|BNTV\d+)\b|^(?:SAMSUNG[-_ ])?(?:SM-[TPX]\d|GT-P\d|GT-N[58]\d|SC-01C|SGH-T849)|^(?:KF[A-Z]{2,6}|TB-?[XJ0-9]|Lenovo TB|YT-|P0\d\d|ME\d{3}|PMT\d|BAH\d?-|AGS\d?-|AGR-|KOB\d?-|MRX-|SCMR?-|DBY-|BTV-|CMR-|JDN\d?-|BZT-|KRJ-|HDN-|GOT-|WGR-|OPD\d|RMX\d+P?[-_]?PAD|ETAB|TFX|DTA-|ALFA_|Clempad|Surfer)/i
+/**
+ * Android tablets whose browser still says "Mobile": model lines that are tablets only, and codes that lead with a
+ * tablet's screen size: Digma's "TS1266RW" (two letters, 7 to 19 inches, three digits, two letters), BQ's "BQ-7098G"
+ * (its phones are BQ-4xxx to BQ-6xxx).
+ */
+const tabletModel = new RegExp(
+  [
+    "(?<![a-z])(Tab|Pad|Tablet)(?![a-z])|\\bMID(?![a-z])|\\b(MatePad|MediaPad|iPlay|Nexus (?:7|9|10)|Xoom|Xiaomi Pad)\\b",
+    "\\b(Redmi Pad|Lenovo TB|Lenovo YT|Kindle|Nook|NOOK BN\\w+|BNTV\\d+)\\b|\\b[A-Z]{2}[17-9]\\d{3}[A-Z]{2}\\b",
+    "^(?:SAMSUNG[-_ ])?(?:SM-[TPX]\\d|GT-P\\d|GT-N[58]\\d|SC-01C|SGH-T849)|^BQ(?:ru)?-?[17-9]\\d{3}",
+    "^(?:KF[A-Z]{2,6}|TB-?[XJ0-9]|Lenovo TB|YT-|P0\\d\\d|ME\\d{3}|PMT\\d|BAH\\d?-|AGS\\d?-|AGR-|KOB\\d?-|MRX-|SCMR?-)",
+    "^(?:DBY-|BTV-|CMR-|JDN\\d?-|BZT-|KRJ-|HDN-|GOT-|WGR-|OPD\\d|RMX\\d+P?[-_]?PAD|ETAB|TFX|DTA-|ALFA_|Clempad|Surfer)",
+    // tablet-only brands and lines: Teclast's TZ, Alldocube's iPlay, Digma's Optima and Plane, Readboy's study pads
+    "^(?:TZ\\d|iPlay|Readboy|MFC\\d|WO \\d|iPA\\d|Plane |Optima |Numy|SUPRA M|Hope\\d)"
+  ].join("|"),
+  "i"
+)
 
 /** Large phones and foldables that ua-parser-js's generic rule reads as tablets. */
 const phoneModel =

@@ -11,16 +11,42 @@ const featurePhone =
 
 /** Smart TVs, set-top boxes, streaming sticks and signage players, in the string or the Android model name. */
 const tvMarker =
-  /\b(TV|ATV|wv-atv|Android ?TV|Google ?TV|SmartTV|Smart-?TV|SMART_TV|HbbTV|NetCast|BRAVIA|AFT[A-Z0-9]+|Roku|BrightSign|CrKey|Chromecast|MiBOX|MiTV|AQUOS-TV\w*|Web0S|webOS\.TV|VIDAA|Opera TV|OMI\/|Espial|Hybridcast|InettvBrowser|DTV|IPTV|STB|TVBox|Freebox|Viera|REGZA|PhilipsTV|Maple|SmartHub|DirectFB|Kylo|PlayStation Vue|Apple ?TV|AppleTV|tvOS|NETTV|CE-HTML|TiVo|TiviMate)\b/i
+  /\b(TV|ATV|wv-atv|Android ?TV|Google ?TV|SmartTV|Smart-?TV|SMART_TV|HbbTV|NetCast|BRAVIA|AFT[A-Z0-9]+|Roku|BrightSign|CrKey|Chromecast|MiBOX|MiTV|AQUOS-TV\w*|Web0S|webOS\.TV|VIDAA|Opera TV|OMI\/|Espial|Hybridcast|InettvBrowser|DTV|IPTV|STB|TVBox|Freebox|Viera|REGZA|PhilipsTV|Maple|SmartHub|DirectFB|Kylo|PlayStation Vue|Apple ?TV|AppleTV|tvOS|NETTV|CE-HTML|TiVo|TiviMate|Linux (?:mips|sh4))\b/i
 
 // An Android model name that says it is a box, a stick or a screen: "Smotreshka Box 115NA", "TOUCAN Stick 4K",
-// "Digma Shell LC430DUY" (Russian TV chassis), "32LEX-7288TS2C" (a screen size in inches leads a TV's model)
-const tvModel =
-  /\bbox|box\b|\b(Stick|Shell|Dongle|4K|UHD|FHD|QLED|OLED|LED\d*)\b|^(MXQ|X96|H96|T95|TX\d|A95X|HK1|TOX\d|MECOOL|Magicsee|Beelink|UGOOS)|^(?:[A-Z]{1,4}[-_]?)?(?:2[4-9]|[3-8]\d)(?:LE|LED|UH?D|F\d|H\d|[A-Z]{2,3}[-_ ]?\d{3,4})/i
+// "Digma Shell LC430DUY" (Russian TV chassis); a panel type and its size in inches ("TF-LED40S63T2S",
+// "SM-QLED50T2SU"); a size leading a TV maker's code ("43U600KD", "32TP1HDTA1"; not 70, a tablet's 7.0 inches);
+// Android box makers (Zidoo, Vontar, MyGica...) and the codes of their boxes (X96, H96, T95...); the model prefixes
+// of Russian and Turkish TV brands, which put Android TV in every set
+const tvModel = new RegExp(
+  [
+    "\\bbox|box\\b|\\b(Stick|Shell|Dongle|4K|UHD|FHD|QLED|OLED|LED\\d*)\\b|(?:^|[-_ ])Q?LED[-_ ]?\\d{2}",
+    "^(?:[A-Z]{1,4}[-_ ]?)?(?:2[4-9]|[3-8]\\d)(?:LE|LED|UH?D|F\\d|H\\d|[A-Z]{2,3}[-_ ]?\\d{3,4})",
+    "^(?:[A-Z]{1,4}[-_ ]?)?(?:2[4-9]|[3-6]\\d|7[5-9]|8[0-6])[A-Z]{1,3}\\d{2,3}[A-Z]{1,3}\\d?$",
+    "^(MXQ|X96|X88|H96|T95|TX\\d|A95X|HK1|TOX\\d|M8S|AS_?4K|KM\\d(?!\\d)|MECOOL|Magicsee|Beelink|UGOOS|ZIDOO|VONTAR|NEXON)",
+    "^(Formuler|pendoo|VORKE|Orbsmart|YUNDOO|RKM|MyGica|OzoneHD|Minix|NEO-[XU]\\d|Tanix|Amigo7|Zappiti|Dune ?HD)",
+    "^(Polar(?:line)?_|NEKO_|ERISSON_|MYSTERY_TV|TopDevice_|HARPER |HTY-|KANT-|TDTV|PTV\\d\\d|HGTV-)"
+  ].join("|"),
+  "i"
+)
 
-/** Android tablets whose browser still says "Mobile": model lines that are tablets only. */
-const tabletModel =
-  /(?<![a-z])(Tab|Pad)(?![a-z])|\bMID(?![a-z])|\b(Tablet|MatePad|MediaPad|iPlay|Nexus (?:7|9|10)|Xoom|Xiaomi Pad|Redmi Pad|Lenovo TB|Lenovo YT|Kindle|Nook|NOOK BN\w+|BNTV\d+)\b|^(?:SAMSUNG[-_ ])?(?:SM-[TPX]\d|GT-P\d|GT-N[58]\d|SC-01C|SGH-T849)|^(?:KF[A-Z]{2,6}|TB-?[XJ0-9]|Lenovo TB|YT-|P0\d\d|ME\d{3}|PMT\d|BAH\d?-|AGS\d?-|AGR-|KOB\d?-|MRX-|SCMR?-|DBY-|BTV-|CMR-|JDN\d?-|BZT-|KRJ-|HDN-|GOT-|WGR-|OPD\d|RMX\d+P?[-_]?PAD|ETAB|TFX|DTA-|ALFA_|Clempad|Surfer)/i
+/**
+ * Android tablets whose browser still says "Mobile": model lines that are tablets only, and codes that lead with a
+ * tablet's screen size: Digma's "TS1266RW" (two letters, 7 to 19 inches, three digits, two letters), BQ's "BQ-7098G"
+ * (its phones are BQ-4xxx to BQ-6xxx).
+ */
+const tabletModel = new RegExp(
+  [
+    "(?<![a-z])(Tab|Pad|Tablet)(?![a-z])|\\bMID(?![a-z])|\\b(MatePad|MediaPad|iPlay|Nexus (?:7|9|10)|Xoom|Xiaomi Pad)\\b",
+    "\\b(Redmi Pad|Lenovo TB|Lenovo YT|Kindle|Nook|NOOK BN\\w+|BNTV\\d+)\\b|\\b[A-Z]{2}[17-9]\\d{3}[A-Z]{2}\\b",
+    "^(?:SAMSUNG[-_ ])?(?:SM-[TPX]\\d|GT-P\\d|GT-N[58]\\d|SC-01C|SGH-T849)|^BQ(?:ru)?-?[17-9]\\d{3}",
+    "^(?:KF[A-Z]{2,6}|TB-?[XJ0-9]|Lenovo TB|YT-|P0\\d\\d|ME\\d{3}|PMT\\d|BAH\\d?-|AGS\\d?-|AGR-|KOB\\d?-|MRX-|SCMR?-)",
+    "^(?:DBY-|BTV-|CMR-|JDN\\d?-|BZT-|KRJ-|HDN-|GOT-|WGR-|OPD\\d|RMX\\d+P?[-_]?PAD|ETAB|TFX|DTA-|ALFA_|Clempad|Surfer)",
+    // tablet-only brands and lines: Teclast's TZ, Alldocube's iPlay, Digma's Optima and Plane, Readboy's study pads
+    "^(?:TZ\\d|iPlay|Readboy|MFC\\d|WO \\d|iPA\\d|Plane |Optima |Numy|SUPRA M|Hope\\d)"
+  ].join("|"),
+  "i"
+)
 
 /** Large phones and foldables that ua-parser-js's generic rule reads as tablets. */
 const phoneModel =

@@ -97,6 +97,50 @@ describe("the kinds the issue names", () => {
     ).toBe("Android SmartTV")
   })
 
+  test("TV model names: a panel type with its size, a size leading the code, box makers, TV brands' prefixes", () => {
+    expect(
+      parse(
+        "Mozilla/5.0 (Linux; Android 7.0; TF-LED40S19T2S Build/NRD90M; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/51.0.2704.91 Safari/537.36"
+      )
+    ).toBe("Android SmartTV")
+    expect(
+      parse(
+        "Mozilla/5.0 (Linux; Android 9; 43U600KD Build/PTT1.190222.001; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/97.0.4692.87 Safari/537.36"
+      )
+    ).toBe("Android SmartTV")
+    expect(
+      parse(
+        "Mozilla/5.0 (Linux; arm; Android 11; VONTAR X4) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/89.0.4389.114 YaBrowser/21.3.0.269.01 Safari/537.36"
+      )
+    ).toBe("Android SmartTV")
+    expect(
+      parse("Opera/9.80 (Linux mips; ) Presto/2.12.407 Version/12.51 MB95/3.3.6.X (TOSHIBA, Si2156LG32, wireless)")
+    ).toBe("Linux SmartTV")
+    expect(androidClass("", "POLARLINE_32PL13TC-SM")).toBe("smarttv")
+    expect(androidClass("", "SM-QLED50T2SU")).toBe("smarttv")
+    // 70 is a tablet's 7.0 inches, and KM with four digits is a tablet line, not a box
+    expect(androidClass("", "SN70T51A")).not.toBe("smarttv")
+    expect(androidClass("", "KM1073")).not.toBe("smarttv")
+  })
+
+  test("tablet codes led by a screen size, tablet-only lines, Tablet inside a model name", () => {
+    expect(
+      parse(
+        "Mozilla/5.0 (Linux; Android 8.1.0; BQ-7098G Build/OPM2.171019.012; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/76.0.3809.132 Mobile Safari/537.36"
+      )
+    ).toBe("Android Tablet")
+    expect(
+      parse(
+        "Mozilla/5.0 (Linux; Android 9; TZ711) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/86.0.4240.99 Mobile Safari/537.36"
+      )
+    ).toBe("Android Tablet")
+    expect(parse("Dalvik/2.1.0 (Linux; U; Android 5.1; CITI 1901 4G CS1050PL Build/LMY47D)")).toBe("Android Tablet")
+    expect(androidClass("", "Tesla_Tablet_785")).toBe("tablet")
+    // BQ's phones are BQ-4xxx to BQ-6xxx; Digma's phone codes lead with 4 to 6 inches
+    expect(androidClass("", "BQ-5732L")).toBeUndefined()
+    expect(androidClass("", "CITI 609 4G CS6063ML")).toBeUndefined()
+  })
+
   test("in-app strings keep their OS and device", () => {
     expect(parse("WhatsApp/2.6.4 iPhone_OS/4.3.3 Device/iPhone_4")).toBe("iOS Mobile")
     expect(parse("Dalvik/2.1.0 (Linux; U; Android 10; SM-G973F Build/QP1A.190711.020)")).toBe("Android Mobile")

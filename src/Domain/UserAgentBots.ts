@@ -71,8 +71,8 @@ const categoryOf = (ua: string, name: string, parserType: string | undefined): s
 }
 
 /**
- * The verdict of isbot's patterns (less `notBotPatterns`), with ua-parser-js's bot extensions naming what they know (Googlebot, GPTBot, curl, ...);
- * otherwise the product token around isbot's match names it.
+ * The verdict of isbot's patterns (less `notBotPatterns`), with ua-parser-js's bot extensions naming what they know
+ * (Googlebot, GPTBot, curl, ...); otherwise the product token around the match names it.
  */
 export const detectBot = (ua: string): Bot => {
   const match = botMatch(ua)

@@ -90,12 +90,18 @@ const deviceTypes: Record<string, DeviceType> = {
 // The contract's desktop families, and the workstation systems that never ran on a phone or a TV (the BSDs,
 // Solaris, Haiku, AmigaOS...): with no device class named, their strings come from a desktop.
 const desktopOses = new Set(["Windows", "macOS", "Linux", "Chrome OS", "Chromium OS"])
-const workstationOses =
-  /^(\w*bsd|dragonfly|solaris|opensolaris|sunos|aix|hp-ux|irix|unix|haiku|beos|os\/2|amigaos|morphos|risc os|openvms|hurd|arcaos|serenityos)$/i
+const workstationOses = new RegExp(
+  "^(\\w*bsd|dragonfly|solaris|opensolaris|sunos|aix|hp-ux|irix|unix|haiku|beos|os/2|amigaos|morphos|risc os|" +
+    "openvms|hurd|arcaos|serenityos)$",
+  "i"
+)
+
+/** An OS that runs on desktops only: the contract's desktop families and the workstation systems. */
+export const isDesktopOs = (os: string): boolean => desktopOses.has(os) || workstationOses.test(os)
 
 /** The contract's device type: the parser's class, else Desktop for a desktop OS that is not a bot. */
 export const deviceType = (type: string | undefined, os: string, isBot: boolean): DeviceType => {
   const mapped = type === undefined ? undefined : deviceTypes[type.toLowerCase()]
   if (mapped !== undefined) return mapped
-  return (desktopOses.has(os) || workstationOses.test(os)) && !isBot ? "Desktop" : "Unknown"
+  return isDesktopOs(os) && !isBot ? "Desktop" : "Unknown"
 }

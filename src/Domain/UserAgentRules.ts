@@ -6,7 +6,7 @@
 import type { Bot } from "./UserAgentBots.ts"
 import { isBrowserFamily } from "./Families.ts"
 import { androidClass, androidModel, isFeaturePhone, isTv } from "./UserAgentDevices.ts"
-import { browserFamily, osFamily, UNKNOWN } from "./UserAgentFamilies.ts"
+import { browserFamily, isDesktopOs, osFamily, UNKNOWN } from "./UserAgentFamilies.ts"
 
 /** The part of a ua-parser-js result we read; `IResult` fits it. */
 export interface ParserResult {
@@ -50,7 +50,6 @@ const foreignProduct = (ua: string): { name: string; version?: string } | undefi
 }
 
 const appleOses = new Set(["iOS", "macOS"])
-const desktopFamilies = new Set(["Windows", "macOS", "Linux", "Chrome OS"])
 
 const leadingFamily = /^(Safari|Chrome|Firefox)\/?(\d[\d.]*)/
 // An app's own string leads with its name, which may have spaces: "Rummy LITE iPad/2.3.0", "Airmail 1.0.6 (...)".
@@ -100,7 +99,8 @@ const osByName: ReadonlyArray<readonly [RegExp, string]> = [
 ]
 
 // Android under another name: UC Browser's "Adr 4.2.2", the Dalvik VM, a "Build/" tag inside a Linux comment
-// ("(Linux; U; de-de; GT-I9100 Build/GINGERBREAD)"), Fire TV apps' "Amazon;AFTT;...", and strings spelt to dodge filters ("Andr0id", "diordnA")
+// ("(Linux; U; de-de; GT-I9100 Build/GINGERBREAD)"), Fire TV apps' "Amazon;AFTT;...", and strings spelt to dodge
+// filters ("Andr0id", "diordnA")
 const androidUnnamed = /\bAdr \d|^Amazon;AFT[A-Z0-9]+;|\bDalvik\/|\(Linux;[^)]*\bBuild\/|\bAndr0id\b|\bdiordnA\b/
 
 const refineOs = (ua: string, fields: ParserResult): ParserResult["os"] => {
@@ -159,7 +159,7 @@ const refineDevice = (ua: string, fields: ParserResult, os: string, mobileHint?:
     return { ...device, type: device.vendor === undefined ? "mobile" : (type ?? "mobile") }
   }
   if (type !== undefined) return device
-  if (!desktopFamilies.has(os) && isFeaturePhone(ua)) return { ...device, type: "mobile" }
+  if (!isDesktopOs(os) && isFeaturePhone(ua)) return { ...device, type: "mobile" }
   return device
 }
 

@@ -29,17 +29,9 @@ const osFamilies = new Set(["Windows", "macOS", "iOS", "Android", "Linux"])
 describe("long-tail labelled strings", () => {
   test("the fixture has cases of every kind, each with its source", () => {
     const kinds = new Set(cases.map((c) => c.kind))
-    expect([...kinds].sort()).toEqual([
-      "android",
-      "app",
-      "convention",
-      "feature",
-      "ios",
-      "phone",
-      "tablet",
-      "tv"
-    ])
-    for (const c of cases) expect(c.source).toMatch(/^(matomo-org\/device-detector|WhichBrowser\/Parser|browscap\/browscap) /)
+    expect([...kinds].sort()).toEqual(["android", "app", "convention", "feature", "ios", "phone", "tablet", "tv"])
+    for (const c of cases)
+      expect(c.source).toMatch(/^(matomo-org\/device-detector|WhichBrowser\/Parser|browscap\/browscap) /)
   })
 
   test("every case of test/fixtures/long-tail.jsonl: device type and OS family", () => {
@@ -179,7 +171,8 @@ describe("browsers' and platforms' own conventions", () => {
     const info = parseUserAgent(ua)
     return `${info.os.name} ${info.device.type}`
   }
-  const x11 = "Mozilla/5.0 (X11; U; Linux x86_64; en-us) AppleWebKit/534.35 (KHTML, like Gecko) Chrome/11.0.696.65 Safari/534.35"
+  const x11 =
+    "Mozilla/5.0 (X11; U; Linux x86_64; en-us) AppleWebKit/534.35 (KHTML, like Gecko) Chrome/11.0.696.65 Safari/534.35"
 
   test("Puffin's version suffix names the system and the device behind its Linux desktop string", () => {
     expect(parse(`${x11} Puffin/2.10990AP`)).toBe("Android Mobile")
@@ -195,15 +188,18 @@ describe("browsers' and platforms' own conventions", () => {
   })
 
   test("Windows Phone in IE's desktop mode and in UC Browser's string", () => {
-    expect(parse("Mozilla/5.0 (compatible; MSIE 10.0; Windows NT 6.2; Trident/6.0; ARM; Touch; WPDesktop; Lumia 1320)")).toBe(
-      "Windows Phone Mobile"
+    expect(
+      parse("Mozilla/5.0 (compatible; MSIE 10.0; Windows NT 6.2; Trident/6.0; ARM; Touch; WPDesktop; Lumia 1320)")
+    ).toBe("Windows Phone Mobile")
+    const uc = parseUserAgent(
+      "UCWEB/2.0 (Windows; U; wds 8.10; de-DE; NOKIA; RM-974_1080) U2/1.0.0 UCBrowser/4.2.1.541"
     )
-    const uc = parseUserAgent("UCWEB/2.0 (Windows; U; wds 8.10; de-DE; NOKIA; RM-974_1080) U2/1.0.0 UCBrowser/4.2.1.541")
     expect([uc.os.name, uc.os.version, uc.device.type]).toEqual(["Windows Phone", "8.10", "Mobile"])
   })
 
   test("Windows 8 and later with Microsoft's Touch token are tablets; before 8, or without it, desktops", () => {
-    const ie = (nt: string, touch: string) => `Mozilla/5.0 (Windows NT ${nt}; WOW64; Trident/7.0;${touch} rv:11.0) like Gecko`
+    const ie = (nt: string, touch: string) =>
+      `Mozilla/5.0 (Windows NT ${nt}; WOW64; Trident/7.0;${touch} rv:11.0) like Gecko`
     expect(parse(ie("6.3", " Touch;"))).toBe("Windows Tablet")
     expect(parse(ie("10.0", " Touch;"))).toBe("Windows Tablet")
     expect(parse(ie("6.1", " Touch;"))).toBe("Windows Desktop")
@@ -211,9 +207,9 @@ describe("browsers' and platforms' own conventions", () => {
   })
 
   test("Opera Mini and UC Browser's Java editions are handsets whatever system they name; Xbox is a console", () => {
-    expect(parse("UCWEB/2.0 (Linux; U; Opera Mini/7.1.32052/30.3697; en-US; GT-S6812) U2/1.0.0 UCBrowser/9.0.0.366 Mobile")).toBe(
-      "Linux Mobile"
-    )
+    expect(
+      parse("UCWEB/2.0 (Linux; U; Opera Mini/7.1.32052/30.3697; en-US; GT-S6812) U2/1.0.0 UCBrowser/9.0.0.366 Mobile")
+    ).toBe("Linux Mobile")
     expect(parse("JUC (Linux; U; 2.3.5; zh-cn; GT-I9100; 480*800) UCWEB7.9.0.94/139/444")).toBe("Android Mobile")
     // Opera Mini's data-saving mode on a desktop says so
     const remix =

@@ -25,6 +25,14 @@ const featurePhone = new RegExp(
  */
 const mobileOnly = /\b(Opera Mini|UCWEB|J2ME|Profile\/MIDP|Configuration\/CLDC)\b/
 
+/**
+ * Devices that browse but are none of the API's other classes: Sonos speakers ("ZP" models; not the Sonos app on a
+ * phone or a Mac), Amazon Echo speakers ("AEO" models), Samsung's and Nikon's Android cameras, Samsung's Family Hub
+ * fridge, car head units.
+ */
+const embeddedMarker =
+  /\bSonos\/[\d.-]+ \(ZP|\b(QtCarBrowser|CarPad|KZCAR|Family ?Hub|COOLPIX)\b|\b(?:SAMSUNG )?EK-G[CN]\d|\bDMC-CM\d|; AEO[A-Z]{2}[;) ]/
+
 /** Smart TVs, set-top boxes, streaming sticks and signage players, in the string or the Android model name. */
 const tvMarker = new RegExp(
   "\\b(" +
@@ -97,6 +105,9 @@ export type LongTailType = "mobile" | "tablet" | "smarttv"
 /** A TV marker anywhere, or a model named like a TV, box or stick. */
 export const isTv = (ua: string, model: string | undefined): boolean =>
   tvMarker.test(ua) || (model !== undefined && tvModel.test(model))
+
+/** A speaker, camera, fridge or car unit by its own token or model. */
+export const isEmbedded = (ua: string): boolean => embeddedMarker.test(ua)
 
 /** A browser or platform that runs on handsets only. */
 export const isMobileOnly = (ua: string): boolean => mobileOnly.test(ua) && !/\bDesktop\b/.test(ua)

@@ -5,7 +5,7 @@
  */
 import type { Bot } from "./UserAgentBots.ts"
 import { isBrowserFamily } from "./Families.ts"
-import { androidClass, androidModel, isFeaturePhone, isMobileOnly, isTv } from "./UserAgentDevices.ts"
+import { androidClass, androidModel, isEmbedded, isFeaturePhone, isMobileOnly, isTv } from "./UserAgentDevices.ts"
 import { browserFamily, isDesktopOs, osFamily, UNKNOWN } from "./UserAgentFamilies.ts"
 
 /** The part of a ua-parser-js result we read; `IResult` fits it. */
@@ -166,6 +166,7 @@ const refineDevice = (ua: string, fields: ParserResult, os: string, mobileHint?:
     return { ...device, type: "tablet" }
   }
   // a TV platform's own token outranks a phone model the library guesses from it ("BrightSign/7.0.60 (XT1143)")
+  if (liveTypes.has(type) && isEmbedded(ua)) return { ...device, type: "embedded" }
   if (liveTypes.has(type) && isTv(ua, undefined)) return { ...device, type: "smarttv" }
   const puffinIn = puffin.exec(ua)?.[2]
   if (puffinIn !== undefined && os !== "Android") return { ...device, type: puffinDevice[puffinIn] }

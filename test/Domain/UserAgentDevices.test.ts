@@ -29,7 +29,8 @@ const osFamilies = new Set(["Windows", "macOS", "iOS", "Android", "Linux"])
 describe("long-tail labelled strings", () => {
   test("the fixture has cases of every kind, each with its source", () => {
     const kinds = new Set(cases.map((c) => c.kind))
-    expect([...kinds].sort()).toEqual(["android", "app", "convention", "feature", "ios", "phone", "tablet", "tv"])
+    const all = ["android", "app", "convention", "embedded", "feature", "ios", "phone", "tablet", "tv"]
+    expect([...kinds].sort()).toEqual(all)
     for (const c of cases)
       expect(c.source).toMatch(/^(matomo-org\/device-detector|WhichBrowser\/Parser|browscap\/browscap) /)
   })

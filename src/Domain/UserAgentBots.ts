@@ -20,10 +20,52 @@ export interface Bot {
 // them is the only pattern that catches an instance of crawler-user-agents (Sogou's crawlers say "spider"); the
 // bot tests measure both sides.
 export const notBotPatterns: ReadonlyArray<string> = ["firephp", "chromeframe", "sogou"]
-const botPattern = new RegExp(list.filter((p) => !notBotPatterns.includes(p)).join("|"), "i")
+
+// isbot's patterns that judge a string by its shape or an incidental word, not by a bot's name: "Foo/1.0;", "java",
+// "discovery", "|", "()", "radar", "tools", "proxy", a string without spaces... They flag feature phones
+// ("REX/1.0;", "JavaPlatform/JP-8.5"), apps and phone models ("GM Discovery II", "HTC Radar") as often as bots, so
+// they count only where the string has no browser's shape (a platform comment and an engine). Measured on the
+// labelled corpora and crawler-user-agents (scripts/README.md): no crawler is lost to them.
+export const shapePatterns: ReadonlyArray<string> = [
+  "\\b\\w+/1\\.0;",
+  "java(?!;)",
+  "^[\\w \\.\\-\\(?:\\):%]+(?:/v?\\d+(?:\\.\\d+)?(?:\\.\\d{1,10})*?)?(?:,|$)",
+  "discovery",
+  "\\(\\)",
+  "\\|",
+  "radar",
+  "tools",
+  "^[<\\(;]",
+  "^[^ ]{50,}$",
+  "proxy",
+  ";\\s\\w+;$",
+  "parser",
+  "@[a-z][\\w-]+\\.",
+  "^\\d+\\b",
+  "24x7",
+  "optimize",
+  "virtuoso"
+]
+const patterns = list.filter((p) => !notBotPatterns.includes(p))
+const botPattern = new RegExp(patterns.join("|"), "i")
+const namePattern = new RegExp(patterns.filter((p) => !shapePatterns.includes(p)).join("|"), "i")
+
+// A browser's shape: a platform in a comment (or a handset platform's tokens) and a rendering engine.
+const platform = new RegExp(
+  "\\((?:[^()]*[;( ])?(?:Windows|Macintosh|iPhone|iPad|iPod|Android|Linux|X11|CrOS|Symbian\\w*|BlackBerry|" +
+    "Series ?[46]0|Bada|Tizen|KaiOS|webOS)\\b|\\biPhone_OS\\/|\\bAndroid [\\d.]+|Profile\\/MIDP|Configuration\\/CLDC|" +
+    "UP\\.Browser|\\bMAUI\\b|\\bBREW\\b|\\bMRE\\/|\\bObigo|\\bNetFront"
+)
+const engine =
+  /AppleWebKit\/|Gecko\/|Trident\/|Presto\/|KHTML|MSIE \d|Opera|UP\.Browser|Profile\/MIDP|MAUI|BREW|MRE\/|NetFront|Obigo|Dalvik\//
+const browserShaped = (ua: string): boolean => platform.test(ua) && engine.test(ua)
 
 /** The part of the string that makes it a bot (as isbot's `isbotMatch`), or null for a browser. */
-export const botMatch = (ua: string): string | null => (ua === "" ? null : (ua.match(botPattern)?.[0] ?? null))
+export const botMatch = (ua: string): string | null => {
+  const match = ua === "" ? undefined : ua.match(botPattern)?.[0]
+  if (match === undefined) return null
+  return !browserShaped(ua) || namePattern.test(ua) ? match : null
+}
 
 const parserBotTypes = new Set(["crawler", "fetcher", "cli", "library"])
 const noBot: Bot = { isBot: false, name: UNKNOWN, version: UNKNOWN, category: UNKNOWN }

@@ -19,11 +19,25 @@ const featurePhone = new RegExp(
   "i"
 )
 
+/**
+ * Browsers and platforms that exist on handsets only, whatever system the string names: Opera Mini and UC Browser's
+ * Java and proxy editions send "(Linux; U; ...)" or "(Windows; U; ...)" from phones.
+ */
+const mobileOnly = /\b(Opera Mini|UCWEB|J2ME|Profile\/MIDP|Configuration\/CLDC)\b/
+
+/**
+ * Devices that browse but are none of the API's other classes: Sonos speakers ("ZP" models; not the Sonos app on a
+ * phone or a Mac), Amazon Echo speakers ("AEO" models), Samsung's and Nikon's Android cameras, Samsung's Family Hub
+ * fridge, car head units.
+ */
+const embeddedMarker =
+  /\bSonos\/[\d.-]+ \(ZP|\b(QtCarBrowser|CarPad|KZCAR|Family ?Hub|COOLPIX)\b|\b(?:SAMSUNG )?EK-G[CN]\d|\bDMC-CM\d|; AEO[A-Z]{2}[;) ]/
+
 /** Smart TVs, set-top boxes, streaming sticks and signage players, in the string or the Android model name. */
 const tvMarker = new RegExp(
   "\\b(" +
     "TV|ATV|wv-atv|Android ?TV|Google ?TV|SmartTV|Smart-?TV|SMART_TV|HbbTV|NetCast|BRAVIA|AFT[A-Z0-9]+|Roku|" +
-    "BrightSign|CrKey|Chromecast|MiBOX|MiTV|AQUOS-TV\\w*|Web0S|webOS\\.TV|VIDAA|Opera TV|OMI\\/|Espial|Hybridcast|" +
+    "BrightSign|CrKey|HiSTB\\w*|Nexus Player|Chromecast|MiBOX|MiTV|AQUOS-TV\\w*|Web0S|webOS\\.TV|VIDAA|Opera TV|OMI\\/|Espial|Hybridcast|" +
     "InettvBrowser|DTV|IPTV|STB|TVBox|Freebox|Viera|REGZA|PhilipsTV|Maple|SmartHub|DirectFB|Kylo|PlayStation Vue|" +
     "Apple ?TV|AppleTV|tvOS|NETTV|CE-HTML|TiVo|TiviMate|Linux (?:mips|sh4)" +
     ")\\b",
@@ -91,6 +105,12 @@ export type LongTailType = "mobile" | "tablet" | "smarttv"
 /** A TV marker anywhere, or a model named like a TV, box or stick. */
 export const isTv = (ua: string, model: string | undefined): boolean =>
   tvMarker.test(ua) || (model !== undefined && tvModel.test(model))
+
+/** A speaker, camera, fridge or car unit by its own token or model. */
+export const isEmbedded = (ua: string): boolean => embeddedMarker.test(ua)
+
+/** A browser or platform that runs on handsets only. */
+export const isMobileOnly = (ua: string): boolean => mobileOnly.test(ua) && !/\bDesktop\b/.test(ua)
 
 /** A feature phone or other non-Android handset, told by its platform's tokens. */
 export const isFeaturePhone = (ua: string): boolean => featurePhone.test(ua)

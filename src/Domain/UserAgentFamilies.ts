@@ -91,7 +91,7 @@ const deviceTypes: Record<string, DeviceType> = {
 // Solaris, Haiku, AmigaOS...): with no device class named, their strings come from a desktop.
 const desktopOses = new Set(["Windows", "macOS", "Linux", "Chrome OS", "Chromium OS"])
 const workstationOses = new RegExp(
-  "^(\\w*bsd|dragonfly|solaris|opensolaris|sunos|aix|hp-ux|irix|unix|haiku|beos|os/2|amigaos|morphos|risc os|" +
+  "^(\\w*bsd|dragonfly|solaris|opensolaris|sunos|aix|hp-ux|irix|osf1|unix|haiku|beos|os/2|amigaos|morphos|risc os|" +
     "openvms|hurd|arcaos|serenityos)$",
   "i"
 )

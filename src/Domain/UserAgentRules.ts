@@ -5,7 +5,7 @@
  */
 import type { Bot } from "./UserAgentBots.ts"
 import { isBrowserFamily } from "./Families.ts"
-import { androidClass, androidModel, isFeaturePhone, isTv } from "./UserAgentDevices.ts"
+import { androidClass, androidModel, isEmbedded, isFeaturePhone, isMobileOnly, isTv } from "./UserAgentDevices.ts"
 import { browserFamily, isDesktopOs, osFamily, UNKNOWN } from "./UserAgentFamilies.ts"
 
 /** The part of a ua-parser-js result we read; `IResult` fits it. */
@@ -95,20 +95,36 @@ const osByName: ReadonlyArray<readonly [RegExp, string]> = [
   [/\biOS\b|\biOS ?\d|\b(?:iPhone|iPad|iPod)(?:\b|_|\d)/, "iOS"],
   [/\bAndroid\b/, "Android"],
   [/\bMac OS X\b|\bMacintosh\b|\bmacOS\b|\bMac OS\/|\bOSX\/|\bos=Mac\b|\b(?:MacBook|iMac|Macmini)/, "macOS"],
+  // X11 is the window system of every Unix, not only Linux's
+  [/\bIRIX(?:64)?\b/, "IRIX"],
+  [/\bOSF1\b/, "OSF1"],
   [/\bLinux\b|\bX11\b|\bRed Hat\b/, "Linux"]
 ]
+
+// Puffin renders in the cloud and sends a Linux desktop's string; its version's suffix says what really runs it:
+// the system (Android, iOS, Windows, Linux) and the device (Phone, Tablet, Desktop), "Puffin/4.0.4IT" an iPad.
+const puffin = /\bPuffin\/[\d.]+([AILW])([PTD])\b/
+const puffinOs: Readonly<Record<string, string>> = { A: "Android", I: "iOS", L: "Linux", W: "Windows" }
+const puffinDevice: Readonly<Record<string, string | undefined>> = { P: "mobile", T: "tablet", D: undefined }
 
 // Android under another name: UC Browser's "Adr 4.2.2", the Dalvik VM, a "Build/" tag inside a Linux comment
 // ("(Linux; U; de-de; GT-I9100 Build/GINGERBREAD)"), Fire TV apps' "Amazon;AFTT;...", and strings spelt to dodge
 // filters ("Andr0id", "diordnA")
-const androidUnnamed = /\bAdr \d|^Amazon;AFT[A-Z0-9]+;|\bDalvik\/|\(Linux;[^)]*\bBuild\/|\bAndr0id\b|\bdiordnA\b/
+// UC Browser's "JUC (Linux; U; 2.3.5; ...)" with the version alone
+const androidUnnamed =
+  /\bAdr \d|^Amazon;AFT[A-Z0-9]+;|\bDalvik\/|\(Linux;[^)]*\bBuild\/|\bAndr0id\b|\bdiordnA\b|^JUC \(Linux; U; \d/
 
 const refineOs = (ua: string, fields: ParserResult): ParserResult["os"] => {
   const { os } = fields
   const darwin = macDarwin.exec(ua)
   if (darwin?.[1] !== undefined) return { name: "macOS", version: darwinToMacOs(Number(darwin[1])) }
   if (/\btvOS\b/.test(ua)) return { name: "tvOS", version: /\btvOS ([\d.]+)/.exec(ua)?.[1] }
-  if (/\bWP7\b|ZuneWP7|Windows Phone/.test(ua)) return { name: "Windows Phone", version: os.version }
+  // Windows Phone also as IE's desktop mode ("WPDesktop") and UC Browser's "wds 8.0"
+  if (/\bWP7\b|ZuneWP7|Windows Phone|\bWPDesktop\b/.test(ua)) return { name: "Windows Phone", version: os.version }
+  const wds = /\(Windows; U; wds (\d[\d.]*)/.exec(ua)
+  if (wds !== null) return { name: "Windows Phone", version: wds[1] }
+  const puffinOn = puffin.exec(ua)?.[1]
+  if (puffinOn !== undefined) return { name: puffinOs[puffinOn], version: undefined }
   // Kindle e-readers run Amazon's own system (Fire tablets say Android and are handled as Android)
   const kindle = /\bKindle\/(\d[\d.]*)/.exec(ua)
   if (kindle !== null && !/\bAndroid\b/.test(ua)) return { name: "Kindle", version: kindle[1] }
@@ -123,7 +139,7 @@ const refineOs = (ua: string, fields: ParserResult): ParserResult["os"] => {
   // the library reads Opera Mini's Java edition as the iOS one; a J2ME phone runs Java ME
   if (family === "iOS" && /\bJ2ME\//.test(ua) && !/\b(iPhone|iPad|iPod)/.test(ua)) return { name: "Java ME" }
   if ((family === UNKNOWN || family === "Linux") && androidUnnamed.test(ua)) {
-    return { name: "Android", version: /\b(?:Adr|Android|Andr0id|diordnA) (\d[\d.]*)/.exec(ua)?.[1] }
+    return { name: "Android", version: /\b(?:Adr|Android|Andr0id|diordnA|U;) (\d[\d.]*)/.exec(ua)?.[1] }
   }
   if (os.name !== undefined) return os
   const named = osByName.find(([pattern]) => pattern.test(ua))
@@ -142,13 +158,23 @@ const refineDevice = (ua: string, fields: ParserResult, os: string, mobileHint?:
   // an iPad in desktop mode, whose iOS-only browser still gives it away
   if (os === "iOS" && /\bMacintosh\b/.test(ua)) return { vendor: "Apple", model: "iPad", type: "tablet" }
   if (os === "tvOS") return { vendor: "Apple", model: "Apple TV", type: "smarttv" }
+  // an Xbox's browser says "Windows Phone" or "Windows NT 10.0" and "Xbox"
+  if (/\bXbox\b/.test(ua)) return { vendor: "Microsoft", model: "Xbox", type: "console" }
   if (os === "Windows Phone") return { ...device, type: "mobile" }
+  // Windows 8 and later on a touch screen and no keyboard named: Microsoft's "Touch" token (Matomo reads it so)
+  if (os === "Windows" && type === undefined && /\bTouch\b/.test(ua) && /\bWindows NT (?:6\.[2-9]|1\d)/.test(ua)) {
+    return { ...device, type: "tablet" }
+  }
   // a TV platform's own token outranks a phone model the library guesses from it ("BrightSign/7.0.60 (XT1143)")
+  if (liveTypes.has(type) && isEmbedded(ua)) return { ...device, type: "embedded" }
   if (liveTypes.has(type) && isTv(ua, undefined)) return { ...device, type: "smarttv" }
+  const puffinIn = puffin.exec(ua)?.[2]
+  if (puffinIn !== undefined && os !== "Android") return { ...device, type: puffinDevice[puffinIn] }
   if (os === "Android" && liveTypes.has(type)) {
     // the model's own line (a TV box, a tablet, a foldable) outranks the browser's "Mobile" word
     const byModel = androidClass(ua, androidModel(ua) ?? device.model)
     if (byModel !== undefined) return { ...device, type: byModel }
+    if (puffinIn !== undefined) return { ...device, type: puffinDevice[puffinIn] }
     // Google's convention for Android browsers: "Mobile" on phones, left out on tablets (Firefox says "Tablet")
     if (/AppleWebKit\/|Gecko\//i.test(ua)) {
       return { ...device, type: /\bMobile\b/.test(ua) && !/\bTablet\b/.test(ua) ? "mobile" : "tablet" }
@@ -159,7 +185,7 @@ const refineDevice = (ua: string, fields: ParserResult, os: string, mobileHint?:
     return { ...device, type: device.vendor === undefined ? "mobile" : (type ?? "mobile") }
   }
   if (type !== undefined) return device
-  if (!isDesktopOs(os) && isFeaturePhone(ua)) return { ...device, type: "mobile" }
+  if (isMobileOnly(ua) || (!isDesktopOs(os) && isFeaturePhone(ua))) return { ...device, type: "mobile" }
   return device
 }
 

@@ -29,8 +29,10 @@ const osFamilies = new Set(["Windows", "macOS", "iOS", "Android", "Linux"])
 describe("long-tail labelled strings", () => {
   test("the fixture has cases of every kind, each with its source", () => {
     const kinds = new Set(cases.map((c) => c.kind))
-    expect([...kinds].sort()).toEqual(["android", "app", "feature", "ios", "phone", "tablet", "tv"])
-    for (const c of cases) expect(c.source).toMatch(/^(matomo-org\/device-detector|WhichBrowser\/Parser) /)
+    const all = ["android", "app", "convention", "embedded", "feature", "ios", "phone", "tablet", "tv"]
+    expect([...kinds].sort()).toEqual(all)
+    for (const c of cases)
+      expect(c.source).toMatch(/^(matomo-org\/device-detector|WhichBrowser\/Parser|browscap\/browscap) /)
   })
 
   test("every case of test/fixtures/long-tail.jsonl: device type and OS family", () => {
@@ -160,6 +162,62 @@ describe("the kinds the issue names", () => {
   test("workstation systems without a device class are Desktop", () => {
     expect(parse("Mozilla/5.0 (X11; OpenBSD amd64; rv:26.0) Gecko/20100101 Firefox/26.0")).toBe("OpenBSD Desktop")
     expect(parse("Mozilla/5.0 (X11; FreeBSD amd64; rv:25.0) Gecko/20100101 Firefox/25.0")).toBe("FreeBSD Desktop")
+    expect(parse("Mozilla/4.04 [en] (X11; I; IRIX 5.3 IP22)")).toBe("IRIX Desktop")
+    expect(parse("Mozilla/3.0 (X11; I; OSF1 V4.0 alpha)")).toBe("OSF1 Desktop")
+  })
+})
+
+describe("browsers' and platforms' own conventions", () => {
+  const parse = (ua: string) => {
+    const info = parseUserAgent(ua)
+    return `${info.os.name} ${info.device.type}`
+  }
+  const x11 =
+    "Mozilla/5.0 (X11; U; Linux x86_64; en-us) AppleWebKit/534.35 (KHTML, like Gecko) Chrome/11.0.696.65 Safari/534.35"
+
+  test("Puffin's version suffix names the system and the device behind its Linux desktop string", () => {
+    expect(parse(`${x11} Puffin/2.10990AP`)).toBe("Android Mobile")
+    expect(parse(`${x11} Puffin/2.10990AT`)).toBe("Android Tablet")
+    expect(parse(`${x11} Puffin/4.0.4IP`)).toBe("iOS Mobile")
+    expect(parse(`${x11} Puffin/4.0.4IT`)).toBe("iOS Tablet")
+    expect(parse(`${x11} Puffin/4.0.4WD`)).toBe("Windows Desktop")
+    // without a suffix it is the desktop it says; a TV's own token still wins
+    expect(parse(`${x11} Puffin/4.0.4`)).toBe("Linux Desktop")
+    const tv =
+      "Mozilla/5.0 (Linux; Android 6.0.1; 43UK35G Build/M5C14J; uk-ua) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/69.0.3497.100 Mobile Safari/537.36 Puffin/7.8.2.40664AP"
+    expect(parse(tv)).toBe("Android SmartTV")
+  })
+
+  test("Windows Phone in IE's desktop mode and in UC Browser's string", () => {
+    expect(
+      parse("Mozilla/5.0 (compatible; MSIE 10.0; Windows NT 6.2; Trident/6.0; ARM; Touch; WPDesktop; Lumia 1320)")
+    ).toBe("Windows Phone Mobile")
+    const uc = parseUserAgent(
+      "UCWEB/2.0 (Windows; U; wds 8.10; de-DE; NOKIA; RM-974_1080) U2/1.0.0 UCBrowser/4.2.1.541"
+    )
+    expect([uc.os.name, uc.os.version, uc.device.type]).toEqual(["Windows Phone", "8.10", "Mobile"])
+  })
+
+  test("Windows 8 and later with Microsoft's Touch token are tablets; before 8, or without it, desktops", () => {
+    const ie = (nt: string, touch: string) =>
+      `Mozilla/5.0 (Windows NT ${nt}; WOW64; Trident/7.0;${touch} rv:11.0) like Gecko`
+    expect(parse(ie("6.3", " Touch;"))).toBe("Windows Tablet")
+    expect(parse(ie("10.0", " Touch;"))).toBe("Windows Tablet")
+    expect(parse(ie("6.1", " Touch;"))).toBe("Windows Desktop")
+    expect(parse(ie("10.0", ""))).toBe("Windows Desktop")
+  })
+
+  test("Opera Mini and UC Browser's Java editions are handsets whatever system they name; Xbox is a console", () => {
+    expect(
+      parse("UCWEB/2.0 (Linux; U; Opera Mini/7.1.32052/30.3697; en-US; GT-S6812) U2/1.0.0 UCBrowser/9.0.0.366 Mobile")
+    ).toBe("Linux Mobile")
+    expect(parse("JUC (Linux; U; 2.3.5; zh-cn; GT-I9100; 480*800) UCWEB7.9.0.94/139/444")).toBe("Android Mobile")
+    // Opera Mini's data-saving mode on a desktop says so
+    const remix =
+      "Browse/0.6 (Linux 3.10.0+; RemixOS 5.1.1; RemixOS SDK built for x86; en_us) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/39.0.0.0 Desktop (Opera Mini/Compression)"
+    expect(parse(remix).endsWith(" Desktop")).toBe(true)
+    const xbox = "Mozilla/5.0 (compatible; MSIE 10.0; Windows Phone 8.0; Trident/6.0; IEMobile/10.0; Xbox; Xbox One)"
+    expect(parse(xbox).endsWith(" Console")).toBe(true)
   })
 })
 

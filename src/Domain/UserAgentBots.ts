@@ -56,8 +56,10 @@ const platform = new RegExp(
     "Series ?[46]0|Bada|Tizen|KaiOS|webOS)\\b|\\biPhone_OS\\/|\\bAndroid [\\d.]+|Profile\\/MIDP|Configuration\\/CLDC|" +
     "UP\\.Browser|\\bMAUI\\b|\\bBREW\\b|\\bMRE\\/|\\bObigo|\\bNetFront"
 )
-const engine =
-  /AppleWebKit\/|Gecko\/|Trident\/|Presto\/|KHTML|MSIE \d|Opera|UP\.Browser|Profile\/MIDP|MAUI|BREW|MRE\/|NetFront|Obigo|Dalvik\//
+const engine = new RegExp(
+  "AppleWebKit\\/|Gecko\\/|Trident\\/|Presto\\/|KHTML|MSIE \\d|Opera|UP\\.Browser|Profile\\/MIDP|MAUI|BREW|MRE\\/|" +
+    "NetFront|Obigo|Dalvik\\/"
+)
 const browserShaped = (ua: string): boolean => platform.test(ua) && engine.test(ua)
 
 /** The part of the string that makes it a bot (as isbot's `isbotMatch`), or null for a browser. */

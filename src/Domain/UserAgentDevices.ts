@@ -30,15 +30,18 @@ const mobileOnly = /\b(Opera Mini|UCWEB|J2ME|Profile\/MIDP|Configuration\/CLDC)\
  * phone or a Mac), Amazon Echo speakers ("AEO" models), Samsung's and Nikon's Android cameras, Samsung's Family Hub
  * fridge, car head units.
  */
-const embeddedMarker =
-  /\bSonos\/[\d.-]+ \(ZP|\b(QtCarBrowser|CarPad|KZCAR|Family ?Hub|COOLPIX)\b|\b(?:SAMSUNG )?EK-G[CN]\d|\bDMC-CM\d|; AEO[A-Z]{2}[;) ]/
+const embeddedMarker = new RegExp(
+  "\\bSonos\\/[\\d.-]+ \\(ZP|\\b(QtCarBrowser|CarPad|KZCAR|Family ?Hub|COOLPIX)\\b|" +
+    "\\b(?:SAMSUNG )?EK-G[CN]\\d|\\bDMC-CM\\d|; AEO[A-Z]{2}[;) ]"
+)
 
 /** Smart TVs, set-top boxes, streaming sticks and signage players, in the string or the Android model name. */
 const tvMarker = new RegExp(
   "\\b(" +
     "TV|ATV|wv-atv|Android ?TV|Google ?TV|SmartTV|Smart-?TV|SMART_TV|HbbTV|NetCast|BRAVIA|AFT[A-Z0-9]+|Roku|" +
-    "BrightSign|CrKey|HiSTB\\w*|Nexus Player|Chromecast|MiBOX|MiTV|AQUOS-TV\\w*|Web0S|webOS\\.TV|VIDAA|Opera TV|OMI\\/|Espial|Hybridcast|" +
-    "InettvBrowser|DTV|IPTV|STB|TVBox|Freebox|Viera|REGZA|PhilipsTV|Maple|SmartHub|DirectFB|Kylo|PlayStation Vue|" +
+    "BrightSign|CrKey|HiSTB\\w*|Nexus Player|Chromecast|MiBOX|MiTV|AQUOS-TV\\w*|Web0S|webOS\\.TV|VIDAA|Opera TV|" +
+    "OMI\\/|Espial|Hybridcast|InettvBrowser|DTV|IPTV|STB|TVBox|Freebox|Viera|REGZA|PhilipsTV|Maple|SmartHub|DirectFB|" +
+    "Kylo|PlayStation Vue|" +
     "Apple ?TV|AppleTV|tvOS|NETTV|CE-HTML|TiVo|TiviMate|Linux (?:mips|sh4)" +
     ")\\b",
   "i"

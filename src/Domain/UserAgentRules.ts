@@ -161,11 +161,12 @@ const refineDevice = (ua: string, fields: ParserResult, os: string, mobileHint?:
   // an Xbox's browser says "Windows Phone" or "Windows NT 10.0" and "Xbox"
   if (/\bXbox\b/.test(ua)) return { vendor: "Microsoft", model: "Xbox", type: "console" }
   if (os === "Windows Phone") return { ...device, type: "mobile" }
-  // Windows 8 and later on a touch screen and no keyboard named: Microsoft's "Touch" token (Matomo reads it so)
+  // Windows 8 and later with Microsoft's "Touch" token and no other class named: a tablet (Matomo reads it so)
   if (os === "Windows" && type === undefined && /\bTouch\b/.test(ua) && /\bWindows NT (?:6\.[2-9]|1\d)/.test(ua)) {
     return { ...device, type: "tablet" }
   }
-  // a TV platform's own token outranks a phone model the library guesses from it ("BrightSign/7.0.60 (XT1143)")
+  // a speaker's, camera's or car unit's own token, and a TV platform's, outrank a phone model the library guesses
+  // from them ("BrightSign/7.0.60 (XT1143)")
   if (liveTypes.has(type) && isEmbedded(ua)) return { ...device, type: "embedded" }
   if (liveTypes.has(type) && isTv(ua, undefined)) return { ...device, type: "smarttv" }
   const puffinIn = puffin.exec(ua)?.[2]

@@ -26,6 +26,12 @@ const cases: ReadonlyArray<LongTail> = readFileSync(
 
 const osFamilies = new Set(["Windows", "macOS", "iOS", "Android", "Linux"])
 
+/** "OS device type" of the service's parse, e.g. "Android Tablet". */
+const parse = (ua: string): string => {
+  const info = parseUserAgent(ua)
+  return `${info.os.name} ${info.device.type}`
+}
+
 describe("long-tail labelled strings", () => {
   test("the fixture has cases of every kind, each with its source", () => {
     const kinds = new Set(cases.map((c) => c.kind))
@@ -54,11 +60,6 @@ describe("long-tail labelled strings", () => {
 })
 
 describe("the kinds the issue names", () => {
-  const parse = (ua: string) => {
-    const info = parseUserAgent(ua)
-    return `${info.os.name} ${info.device.type}`
-  }
-
   test("WAP and J2ME feature phones are Mobile, never Unknown or Desktop", () => {
     expect(parse("Nokia6300/2.0 (07.21) Profile/MIDP-2.0 Configuration/CLDC-1.1")).toEndWith(" Mobile")
     expect(parse("SonyEricssonK800i/R1KG Browser/NetFront/3.3 Profile/MIDP-2.0 Configuration/CLDC-1.1")).toEndWith(
@@ -168,10 +169,6 @@ describe("the kinds the issue names", () => {
 })
 
 describe("browsers' and platforms' own conventions", () => {
-  const parse = (ua: string) => {
-    const info = parseUserAgent(ua)
-    return `${info.os.name} ${info.device.type}`
-  }
   const x11 =
     "Mozilla/5.0 (X11; U; Linux x86_64; en-us) AppleWebKit/534.35 (KHTML, like Gecko) Chrome/11.0.696.65 Safari/534.35"
 

@@ -1,8 +1,9 @@
 /**
  * The long tail of devices that ua-parser-js leaves without a type or types by the "Mobile" word alone: feature
- * phones, Android TVs and set-top boxes, tablets whose browser says "Mobile", Android and iOS named in odd ways.
- * Token tables rather than per-string rules: each marker is a naming convention of a platform or a vendor's model
- * line, checked against Matomo's and WhichBrowser's labelled fixtures (`scripts/README.md`).
+ * phones, Android TVs and set-top boxes, tablets whose browser says "Mobile", speakers and cameras, Android named in
+ * odd ways, Puffin's cloud-rendered strings. Token tables rather than per-string rules: each marker is a naming
+ * convention of a platform or a vendor's model line, checked against Matomo's, WhichBrowser's and browscap's labelled
+ * fixtures (`scripts/README.md`).
  */
 
 /** WAP, J2ME, BREW and vendor feature-phone platforms: no smartphone or desktop browser sends these. */
@@ -108,6 +109,27 @@ export type LongTailType = "mobile" | "tablet" | "smarttv"
 /** A TV marker anywhere, or a model named like a TV, box or stick. */
 export const isTv = (ua: string, model: string | undefined): boolean =>
   tvMarker.test(ua) || (model !== undefined && tvModel.test(model))
+
+// Puffin renders in the cloud and sends a Linux desktop's string; its version's suffix says what really runs it:
+// the system (Android, iOS, Windows, Linux) and the device (Phone, Tablet, Desktop), "Puffin/4.0.4IT" an iPad.
+const puffin = /\bPuffin\/[\d.]+([AILW])([PTD])\b/
+const puffinOs: Readonly<Record<string, string>> = { A: "Android", I: "iOS", L: "Linux", W: "Windows" }
+const puffinType: Readonly<Record<string, LongTailType | undefined>> = { P: "mobile", T: "tablet", D: undefined }
+
+/** The system and device class behind a Puffin string (no class for a desktop), or undefined for other strings. */
+export const puffinPlatform = (ua: string): { os: string; type: LongTailType | undefined } | undefined => {
+  const [, system = "", device = ""] = puffin.exec(ua) ?? []
+  return system === "" ? undefined : { os: puffinOs[system] ?? system, type: puffinType[device] }
+}
+
+// Android under another name: UC Browser's "Adr 4.2.2" and "JUC (Linux; U; 2.3.5; ...)", the Dalvik VM, a "Build/"
+// tag inside a Linux comment ("(Linux; U; de-de; GT-I9100 Build/GINGERBREAD)"), Fire TV apps' "Amazon;AFTT;...", and
+// strings spelt to dodge filters ("Andr0id", "diordnA")
+const androidUnnamed =
+  /\bAdr \d|^Amazon;AFT[A-Z0-9]+;|\bDalvik\/|\(Linux;[^)]*\bBuild\/|\bAndr0id\b|\bdiordnA\b|^JUC \(Linux; U; \d/
+
+/** Android named without the word, or spelt another way. */
+export const isAndroidUnnamed = (ua: string): boolean => androidUnnamed.test(ua)
 
 /** A speaker, camera, fridge or car unit by its own token or model. */
 export const isEmbedded = (ua: string): boolean => embeddedMarker.test(ua)

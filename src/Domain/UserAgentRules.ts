@@ -5,7 +5,16 @@
  */
 import type { Bot } from "./UserAgentBots.ts"
 import { isBrowserFamily } from "./Families.ts"
-import { androidClass, androidModel, isEmbedded, isFeaturePhone, isMobileOnly, isTv } from "./UserAgentDevices.ts"
+import {
+  androidClass,
+  androidModel,
+  isAndroidUnnamed,
+  isEmbedded,
+  isFeaturePhone,
+  isMobileOnly,
+  isTv,
+  puffinPlatform
+} from "./UserAgentDevices.ts"
 import { browserFamily, isDesktopOs, osFamily, UNKNOWN } from "./UserAgentFamilies.ts"
 
 /** The part of a ua-parser-js result we read; `IResult` fits it. */
@@ -101,19 +110,6 @@ const osByName: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bLinux\b|\bX11\b|\bRed Hat\b/, "Linux"]
 ]
 
-// Puffin renders in the cloud and sends a Linux desktop's string; its version's suffix says what really runs it:
-// the system (Android, iOS, Windows, Linux) and the device (Phone, Tablet, Desktop), "Puffin/4.0.4IT" an iPad.
-const puffin = /\bPuffin\/[\d.]+([AILW])([PTD])\b/
-const puffinOs: Readonly<Record<string, string>> = { A: "Android", I: "iOS", L: "Linux", W: "Windows" }
-const puffinDevice: Readonly<Record<string, string | undefined>> = { P: "mobile", T: "tablet", D: undefined }
-
-// Android under another name: UC Browser's "Adr 4.2.2", the Dalvik VM, a "Build/" tag inside a Linux comment
-// ("(Linux; U; de-de; GT-I9100 Build/GINGERBREAD)"), Fire TV apps' "Amazon;AFTT;...", and strings spelt to dodge
-// filters ("Andr0id", "diordnA")
-// UC Browser's "JUC (Linux; U; 2.3.5; ...)" with the version alone
-const androidUnnamed =
-  /\bAdr \d|^Amazon;AFT[A-Z0-9]+;|\bDalvik\/|\(Linux;[^)]*\bBuild\/|\bAndr0id\b|\bdiordnA\b|^JUC \(Linux; U; \d/
-
 const refineOs = (ua: string, fields: ParserResult): ParserResult["os"] => {
   const { os } = fields
   const darwin = macDarwin.exec(ua)
@@ -123,8 +119,8 @@ const refineOs = (ua: string, fields: ParserResult): ParserResult["os"] => {
   if (/\bWP7\b|ZuneWP7|Windows Phone|\bWPDesktop\b/.test(ua)) return { name: "Windows Phone", version: os.version }
   const wds = /\(Windows; U; wds (\d[\d.]*)/.exec(ua)
   if (wds !== null) return { name: "Windows Phone", version: wds[1] }
-  const puffinOn = puffin.exec(ua)?.[1]
-  if (puffinOn !== undefined) return { name: puffinOs[puffinOn], version: undefined }
+  const puffin = puffinPlatform(ua)
+  if (puffin !== undefined) return { name: puffin.os, version: undefined }
   // Kindle e-readers run Amazon's own system (Fire tablets say Android and are handled as Android)
   const kindle = /\bKindle\/(\d[\d.]*)/.exec(ua)
   if (kindle !== null && !/\bAndroid\b/.test(ua)) return { name: "Kindle", version: kindle[1] }
@@ -138,7 +134,7 @@ const refineOs = (ua: string, fields: ParserResult): ParserResult["os"] => {
   }
   // the library reads Opera Mini's Java edition as the iOS one; a J2ME phone runs Java ME
   if (family === "iOS" && /\bJ2ME\//.test(ua) && !/\b(iPhone|iPad|iPod)/.test(ua)) return { name: "Java ME" }
-  if ((family === UNKNOWN || family === "Linux") && androidUnnamed.test(ua)) {
+  if ((family === UNKNOWN || family === "Linux") && isAndroidUnnamed(ua)) {
     return { name: "Android", version: /\b(?:Adr|Android|Andr0id|diordnA|U;) (\d[\d.]*)/.exec(ua)?.[1] }
   }
   if (os.name !== undefined) return os
@@ -169,13 +165,13 @@ const refineDevice = (ua: string, fields: ParserResult, os: string, mobileHint?:
   // from them ("BrightSign/7.0.60 (XT1143)")
   if (liveTypes.has(type) && isEmbedded(ua)) return { ...device, type: "embedded" }
   if (liveTypes.has(type) && isTv(ua, undefined)) return { ...device, type: "smarttv" }
-  const puffinIn = puffin.exec(ua)?.[2]
-  if (puffinIn !== undefined && os !== "Android") return { ...device, type: puffinDevice[puffinIn] }
+  const puffin = puffinPlatform(ua)
+  if (puffin !== undefined && os !== "Android") return { ...device, type: puffin.type }
   if (os === "Android" && liveTypes.has(type)) {
     // the model's own line (a TV box, a tablet, a foldable) outranks the browser's "Mobile" word
     const byModel = androidClass(ua, androidModel(ua) ?? device.model)
     if (byModel !== undefined) return { ...device, type: byModel }
-    if (puffinIn !== undefined) return { ...device, type: puffinDevice[puffinIn] }
+    if (puffin !== undefined) return { ...device, type: puffin.type }
     // Google's convention for Android browsers: "Mobile" on phones, left out on tablets (Firefox says "Tablet")
     if (/AppleWebKit\/|Gecko\//i.test(ua)) {
       return { ...device, type: /\bMobile\b/.test(ua) && !/\bTablet\b/.test(ua) ? "mobile" : "tablet" }

@@ -240,6 +240,10 @@ describe("token tables", () => {
   test("isTv and isFeaturePhone", () => {
     expect(isTv("Mozilla/5.0 (Web0S; Linux/SmartTV) AppleWebKit/537.36", undefined)).toBe(true)
     expect(isTv("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36", "Pixel 8")).toBe(false)
+    // HiSilicon's set-top-box builds name themselves in the Android version
+    const hiStb = "Dalvik/2.1.0 (Linux; U; Android 4.4.2-HiSTBAndroidV5R1C01; TF-T19HD_Smart Build/JDQ39)"
+    expect(isTv(hiStb, undefined)).toBe(true)
+    expect(parse(hiStb)).toBe("Android SmartTV")
     expect(isFeaturePhone("MOT-V360v/08.B7.58R MIB/2.2.1 Profile/MIDP-2.0 Configuration/CLDC-1.1")).toBe(true)
     expect(isFeaturePhone("Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0")).toBe(false)
   })

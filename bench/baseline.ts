@@ -11,7 +11,6 @@
  * Environment: PORT, HOST, API_KEYS, RATE_LIMIT_PER_MINUTE, UA_CACHE_SIZE, MAX_BODY_BYTES (the service's defaults).
  */
 import { LRUCache } from "lru-cache"
-import { BucketTable, type RateLimitDecision } from "../src/Domain/TokenBucket.ts"
 import type { UserAgentInfo } from "../src/Domain/UserAgent.ts"
 import { buildPools, checkCombination, pick, poolFor, type Pools } from "../src/Domain/UserAgentGenerate.ts"
 import { parseUserAgent } from "../src/Domain/UserAgentNormalise.ts"
@@ -33,7 +32,24 @@ for (const key of (process.env.API_KEYS ?? "").split(",").map((k) => k.trim())) 
   keys.set(digest, `key_${digest.slice(0, 8)}`)
 }
 
-const buckets = new BucketTable({ capacity: perMinute, windowMs: 60_000 }, 100_000)
+// The service's algorithm, Effect's token bucket (RateLimiter.layerStoreMemory), inlined so the baseline stays bare:
+// one token every 60 s / capacity, whole refill intervals only; a full bucket restarts its interval.
+const refillMs = 60_000 / perMinute
+const buckets = new Map<string, { tokens: number; lastRefill: number }>()
+const take = (key: string, now: number) => {
+  let bucket = buckets.get(key)
+  if (bucket === undefined) buckets.set(key, (bucket = { tokens: perMinute, lastRefill: now }))
+  const refills = Math.floor((now - bucket.lastRefill) / refillMs)
+  if (refills > 0)
+    ((bucket.tokens = Math.min(perMinute, bucket.tokens + refills)), (bucket.lastRefill += refills * refillMs))
+  if (bucket.tokens >= perMinute) bucket.lastRefill = now
+  const allowed = bucket.tokens >= 1
+  if (allowed) bucket.tokens -= 1
+  const elapsed = now - bucket.lastRefill
+  const seconds = (ms: number) => Math.ceil(Math.round(ms) / 1000)
+  const resetSeconds = seconds((perMinute - bucket.tokens) * refillMs - elapsed)
+  return { allowed, limit: perMinute, remaining: bucket.tokens, resetSeconds }
+}
 const cache = new LRUCache<string, UserAgentInfo>({ max: Math.max(1, cacheSize) })
 let pools: Pools | undefined
 
@@ -111,7 +127,7 @@ const handle = async (request: Request, headers: Record<string, string>): Promis
   const caller = key === "" ? undefined : keys.get(Bun.SHA256.hash(key, "hex"))
   if (caller === undefined) return new Failure(401, "unauthorized", "Send an API key as Authorization: Bearer <key>")
   headers.keyId = caller
-  const decision: RateLimitDecision = buckets.take(caller, Date.now())
+  const decision = take(caller, Date.now())
   headers["ratelimit-policy"] = `"default";q=${decision.limit};w=60`
   headers.ratelimit = `"default";r=${decision.remaining};t=${decision.resetSeconds}`
   headers["x-ratelimit-limit"] = String(decision.limit)

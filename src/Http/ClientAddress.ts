@@ -4,7 +4,7 @@
  */
 import { Context } from "effect"
 import type { HttpServerRequest } from "effect/http"
-import { normaliseAddress } from "../Services/RateLimiter.ts"
+import { normaliseAddress } from "../RateLimit/RateLimiter.ts"
 
 /** The socket's peer address, given per request by the server (a web `Request` carries none). */
 export const PeerAddress = Context.Reference<string | undefined>("app/PeerAddress", { defaultValue: () => undefined })

@@ -1,19 +1,24 @@
 import { describe, expect, test } from "bun:test"
 import { ConfigProvider, Effect, Exit, Layer } from "effect"
+import { layerStoreMemory, RateLimiterStore } from "effect/persistence/RateLimiter"
 import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
 import { AppConfig, type InvalidConfig } from "../../src/Config.ts"
+import { makeMemoryStore } from "../../src/RateLimit/MemoryStore.ts"
 import {
   normaliseAddress,
   RateLimiter,
   RateLimiterLive,
   type RateLimiterOptions
-} from "../../src/Services/RateLimiter.ts"
+} from "../../src/RateLimit/RateLimiter.ts"
 
 const defaults: RateLimiterOptions = { perMinute: 100, authFailuresPerMinute: 20 }
 
-const run = <A, E>(effect: Effect.Effect<A, E, RateLimiter>, options: RateLimiterOptions = defaults) =>
-  Effect.runPromise(effect.pipe(Effect.provide(RateLimiter.Test(options)), Effect.provide(TestClock.layer())))
+const run = <A, E>(
+  effect: Effect.Effect<A, E, RateLimiter>,
+  options: RateLimiterOptions = defaults,
+  store: RateLimiterStore["Service"] = makeMemoryStore()
+) => Effect.runPromise(effect.pipe(Effect.provide(RateLimiter.Test(options, store)), Effect.provide(TestClock.layer())))
 
 const advance = (ms: number) => TestClock.adjust(`${ms} millis`)
 
@@ -168,32 +173,79 @@ test("normaliseAddress", () => {
 })
 
 describe("memory", () => {
-  test("more distinct keys than the cap keep the table at the cap; an evicted key starts full", async () => {
-    const [sizes, a] = await run(
+  test("more distinct keys than the cap keep each table within the cap; an evicted key starts full", async () => {
+    const store = makeMemoryStore(10)
+    const sizes: Array<{ keys: number; addresses: number }> = []
+    const a = await run(
       Effect.gen(function* () {
         const limiter = yield* RateLimiter
         yield* repeat(2, take("a"))
-        for (let i = 0; i < 50; i++) yield* limiter.take(`key_${i}`)
-        for (let i = 0; i < 50; i++) yield* limiter.recordAuthFailure(`10.0.0.${i}`)
-        return [yield* limiter.size, yield* take("a")] as const
+        for (let i = 0; i < 50; i++) (yield* limiter.take(`key_${i}`), sizes.push(store.size()))
+        for (let i = 0; i < 50; i++) (yield* limiter.recordAuthFailure(`10.0.0.${i}`), sizes.push(store.size()))
+        return yield* take("a")
       }),
-      { perMinute: 2, authFailuresPerMinute: 2, maxEntries: 10 }
+      { perMinute: 2, authFailuresPerMinute: 2 },
+      store
     )
-    expect(sizes).toEqual({ keys: 10, addresses: 10 })
+    expect(Math.max(...sizes.map((s) => s.keys))).toBe(10)
+    expect(Math.max(...sizes.map((s) => s.addresses))).toBe(10)
     expect(a).toMatchObject({ allowed: true, remaining: 1 })
   })
 
-  test("full buckets are dropped", async () => {
-    const size = await run(
+  test("addresses cannot evict a key's bucket", async () => {
+    const decision = await run(
+      Effect.gen(function* () {
+        const limiter = yield* RateLimiter
+        yield* repeat(2, take("a"))
+        for (let i = 0; i < 500; i++) yield* limiter.recordAuthFailure(`10.0.${i >> 8}.${i & 255}`)
+        return yield* take("a")
+      }),
+      { perMinute: 2, authFailuresPerMinute: 2 },
+      makeMemoryStore(10)
+    )
+    expect(decision.allowed).toBe(false)
+  })
+
+  test("buckets untouched for two windows (full by then) are dropped", async () => {
+    const store = makeMemoryStore()
+    await run(
       Effect.gen(function* () {
         yield* take("a")
         yield* take("b")
-        yield* advance(600)
+        yield* advance(60_000)
         yield* take("c")
-        return yield* (yield* RateLimiter).size
-      })
+        yield* advance(60_000)
+        yield* take("d")
+      }),
+      defaults,
+      store
     )
-    expect(size.keys).toBe(1)
+    expect(store.size().keys).toBe(2) // c, a window old, and d
+  })
+
+  test("a bucket that moves to a newer table keeps its exact state (as in Effect's own unbounded store)", async () => {
+    const step = fc.record({
+      advanceMs: fc.integer({ min: 0, max: 45_000 }),
+      key: fc.constantFrom("k", "j"),
+      takes: fc.nat(3)
+    })
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 30 }), fc.array(step, { maxLength: 60 }), async (capacity, steps) => {
+        const script = Effect.gen(function* () {
+          const out = []
+          for (const { advanceMs, key, takes } of steps) {
+            yield* advance(advanceMs)
+            out.push(...(yield* repeat(takes, take(key))))
+          }
+          return out
+        })
+        const options = { perMinute: capacity, authFailuresPerMinute: 1 }
+        const unbounded = Effect.runSync(Effect.provide(Effect.service(RateLimiterStore), layerStoreMemory))
+        // A cap of 4: a new table whenever both keys are in the current one, and each window, so the keys move often.
+        expect(await run(script, options, makeMemoryStore(4))).toEqual(await run(script, options, unbounded))
+      }),
+      { numRuns: 100 }
+    )
   })
 })
 
@@ -204,7 +256,7 @@ describe("configuration", () => {
 
   const load = (
     env: Record<string, string>,
-    layer: Layer.Layer<RateLimiter, InvalidConfig, AppConfig> = RateLimiter.layer
+    layer: Layer.Layer<RateLimiter, InvalidConfig, AppConfig> = RateLimiterLive
   ) =>
     Effect.runPromiseExit(
       Effect.flatMap(RateLimiter, (limiter) => Effect.all([limiter.take("k"), limiter.recordAuthFailure("a")])).pipe(

@@ -3,10 +3,10 @@
  * while Redis is stopped, killed or absent each falls back to its own buckets at once, says so once, and comes back.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test"
-import { Effect, Layer, Logger, ManagedRuntime, Metric } from "effect"
+import { Effect, Layer, Logger, ManagedRuntime, Metric, References } from "effect"
 import { AppConfig } from "../../src/Config.ts"
-import { RateLimiter, RateLimiterLive } from "../../src/Services/RateLimiter.ts"
-import { storeFallbacks, storeUp } from "../../src/Services/RedisRateLimiter.ts"
+import { RateLimiter, RateLimiterLive } from "../../src/RateLimit/RateLimiter.ts"
+import { storeFallbacks, storeUp } from "../../src/RateLimit/FailOpen.ts"
 import { type RedisServer, startRedis } from "../support/Redis.ts"
 
 // Real redis-server and timers on a shared machine: more than the 5 s default, never needed when all is well.
@@ -25,7 +25,12 @@ afterEach(async () => {
 })
 afterAll(() => redis.stop())
 
-const capture = Logger.layer([Logger.make(({ message }) => logs.push(String([message].flat()[0])))])
+/** Each line as its message, then its annotations as JSON (`count` matches the start of the line). */
+const capture = Logger.layer([
+  Logger.make(({ message, fiber }) =>
+    logs.push(`${String([message].flat()[0])} ${JSON.stringify(fiber.getRef(References.CurrentLogAnnotations))}`)
+  )
+])
 
 /** A limiter as one instance builds it (REDIS_URL set, so the Redis one): its own memory, the shared Redis. */
 const limiter = async (url = redis.url, perMinute = 5) => {
@@ -139,5 +144,30 @@ describe("when Redis fails", () => {
     await untilShared(a, other)
     expect(gauge().value).toBe(1)
     await other.stop()
+  })
+})
+
+describe("a wrong password", () => {
+  test("is logged as authentication failed, never as an outage and never with the password; memory meanwhile", async () => {
+    const guarded = await startRedis("right-password-7c1d")
+    try {
+      const wrong = `redis://:wrong-password-5e2a@127.0.0.1:${guarded.port}`
+      const before = logs.length
+      const a = await limiter(wrong)
+      expect((await a.take("refused")).allowed).toBe(true) // answered, from this instance's memory
+      expect(gauge().value).toBe(0)
+      const lines = logs.slice(before)
+      expect(lines.filter((line) => line.startsWith("Redis authentication failed"))).toHaveLength(1)
+      expect(lines.find((line) => line.startsWith("Redis authentication failed"))).toContain(
+        '"reason":"authentication failed (WRONGPASS'
+      )
+      expect(lines.filter((line) => line.startsWith("Redis does not answer"))).toEqual([])
+      expect(lines.join("\n")).not.toContain("password-")
+
+      const right = await limiter(`redis://:right-password-7c1d@127.0.0.1:${guarded.port}`)
+      await untilShared(right, guarded)
+    } finally {
+      await guarded.stop()
+    }
   })
 })

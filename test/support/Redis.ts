@@ -28,11 +28,12 @@ const freePort = () => {
   return port
 }
 
-const launch = async (port: number): Promise<Subprocess> => {
+const launch = async (port: number, password?: string): Promise<Subprocess> => {
   if (Bun.which("redis-server") === null) {
     throw new Error("redis-server is not installed: apt-get install -y redis-server (.ci/run installs it)")
   }
   const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+  if (password !== undefined) args.push("--requirepass", password)
   const proc = Bun.spawn(["redis-server", ...args], { stdout: "ignore", stderr: "ignore" })
   const deadline = Date.now() + 5_000
   while (Date.now() < deadline) {
@@ -48,10 +49,15 @@ const launch = async (port: number): Promise<Subprocess> => {
   throw new Error(`redis-server did not start on port ${port}`)
 }
 
-export const startRedis = async (): Promise<RedisServer> => {
+/** With `password`, redis-server requires it (--requirepass) and `client` sends it. */
+export const startRedis = async (password?: string): Promise<RedisServer> => {
   const port = freePort()
-  let proc = await launch(port)
-  const client = new Redis(port, "127.0.0.1", { lazyConnect: false, retryStrategy: () => 50 })
+  let proc = await launch(port, password)
+  const client = new Redis(port, "127.0.0.1", {
+    lazyConnect: false,
+    retryStrategy: () => 50,
+    ...(password && { password })
+  })
   client.on("error", () => {})
   return {
     port,
@@ -64,7 +70,7 @@ export const startRedis = async (): Promise<RedisServer> => {
       await proc.exited
     },
     restart: async () => {
-      proc = await launch(port)
+      proc = await launch(port, password)
     },
     stop: async () => {
       client.disconnect()

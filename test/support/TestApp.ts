@@ -10,7 +10,8 @@ import { HttpLive } from "../../src/Http.ts"
 import { LoggerLive } from "../../src/Platform/Logger.ts"
 import { ApiKeyStore } from "../../src/Services/ApiKeyStore.ts"
 import { Drain } from "../../src/Services/Drain.ts"
-import { RateLimiter } from "../../src/Services/RateLimiter.ts"
+import { makeMemoryStore } from "../../src/RateLimit/MemoryStore.ts"
+import { RateLimiter } from "../../src/RateLimit/RateLimiter.ts"
 import { ToolsLive } from "../../src/Services/Tools.ts"
 import type { UserAgents } from "../../src/Services/UserAgents.ts"
 import type { Wages } from "../../src/Services/Wages.ts"
@@ -47,14 +48,14 @@ export const makeTestApp = (options: TestAppOptions = {}) => {
       Drain.layer
     )
   )
+  const buckets = makeMemoryStore(options.maxEntries)
   const limiter = Effect.runSync(
     Effect.provide(
       RateLimiter.useSync((limiter) => limiter),
-      RateLimiter.Test({
-        perMinute: options.perMinute ?? 100,
-        authFailuresPerMinute: options.authFailuresPerMinute ?? 20,
-        ...(options.maxEntries === undefined ? {} : { maxEntries: options.maxEntries })
-      })
+      RateLimiter.Test(
+        { perMinute: options.perMinute ?? 100, authFailuresPerMinute: options.authFailuresPerMinute ?? 20 },
+        buckets
+      )
     )
   )
   const config = AppConfig.fromEnv(options.env ?? {})
@@ -94,7 +95,7 @@ export const makeTestApp = (options: TestAppOptions = {}) => {
       body: init.raw === true ? String(body) : JSON.stringify(body)
     })
 
-  return { dispose, drain, handler, limiter, post, request }
+  return { buckets, dispose, drain, handler, limiter, post, request }
 }
 
 export type TestApp = ReturnType<typeof makeTestApp>

@@ -1,0 +1,54 @@
+/**
+ * Effect's Redis store (`RateLimiter.makeStoreRedis`) made fail-open, which it is not: a failed command fails the
+ * request. From a command's first failure (Redis down, stalled, past the deadline of Redis.ts, or refusing the
+ * password) until a probe answers, each instance decides from its own memory; it logs the outage once with its
+ * reason, and probes once a second: enough to come back quickly, too little to hammer a struggling Redis.
+ */
+import { Context, Effect, Layer, Metric, Schedule } from "effect"
+import { RateLimiter, Redis } from "effect/persistence"
+import { makeMemoryStore } from "./MemoryStore.ts"
+import { connect } from "./Redis.ts"
+
+export const storeUp = Metric.gauge("rate_limit_store_up", {
+  description: "1 while Redis holds the rate limits and answers within 50 ms; 0 while this instance limits alone"
+})
+export const storeFallbacks = Metric.counter("rate_limit_store_fallbacks_total", {
+  description: "Rate-limit decisions this instance made from its own memory because Redis did not answer"
+})
+const DOWN = "Redis does not answer: each instance limits on its own until it does"
+const REFUSED = "Redis authentication failed (see REDIS_URL): each instance limits on its own until it succeeds"
+// Updated in place, in the default registry that /metrics reads.
+const registry = Context.empty()
+
+export const layerStoreFailOpen = Layer.effect(
+  RateLimiter.RateLimiterStore,
+  Effect.gen(function* () {
+    const { redis, address, connected, why } = yield* connect
+    const shared = yield* RateLimiter.makeStoreRedis({ prefix: "tools-api:ratelimit:" }).pipe(
+      Effect.provideService(Redis.Redis, redis)
+    )
+    const memory = makeMemoryStore()
+    const annotate = Effect.annotateLogs({ redis: address })
+    const outage = (reason: string) =>
+      Effect.logWarning(/^authentication/.test(reason) ? REFUSED : DOWN).pipe(
+        Effect.annotateLogs({ redis: address, reason })
+      )
+    let up = connected
+    const set = (now: boolean) => ((up = now), storeUp.updateUnsafe(now ? 1 : 0, registry))
+    set(up)
+    storeFallbacks.updateUnsafe(0, registry)
+    yield* up ? annotate(Effect.logInfo("Rate limits are shared through Redis")) : outage(why())
+
+    const wentDown = (error: unknown) => Effect.suspend(() => (up ? (set(false), outage(why(error))) : Effect.void))
+    const back = annotate(Effect.logInfo("Redis answers again: rate limits are shared again"))
+    const cameBack = Effect.suspend(() => (set(true), back))
+    const probe = Effect.suspend(() => (up ? Effect.void : Effect.ignore(Effect.andThen(redis.send("PING"), cameBack))))
+    yield* Effect.forkScoped(Effect.repeat(probe, Schedule.spaced("1 second")))
+
+    const alone: typeof memory.tokenBucket = (options) =>
+      Effect.suspend(() => (storeFallbacks.updateUnsafe(1, registry), memory.tokenBucket(options)))
+    const tokenBucket: typeof alone = (options) =>
+      Effect.catch(shared.tokenBucket(options), (error) => Effect.andThen(wentDown(error), alone(options)))
+    return { ...shared, tokenBucket: (options) => Effect.suspend(() => (up ? tokenBucket : alone)(options)) }
+  })
+)

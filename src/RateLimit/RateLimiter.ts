@@ -1,0 +1,76 @@
+/**
+ * The rate limiter the HTTP edge asks: Effect's token-bucket `RateLimiter` over a store in memory (MemoryStore.ts) or
+ * in Redis (FailOpen.ts), its answers as the decision the RateLimit, X-RateLimit-* and Retry-After headers show.
+ */
+import { Context, Duration, Effect, Layer } from "effect"
+import { RateLimiter as Limiter } from "effect/persistence"
+import { AppConfig, type InvalidConfig } from "../Config.ts"
+import { layerStoreFailOpen } from "./FailOpen.ts"
+import { makeMemoryStore, type Store } from "./MemoryStore.ts"
+
+export interface RateLimitDecision {
+  readonly allowed: boolean
+  readonly limit: number
+  /** Whole tokens left after this request. */
+  readonly remaining: number
+  /** Whole seconds until the bucket is full again (ceil, >= 0). */
+  readonly resetSeconds: number
+  /** When not allowed: whole seconds until one token is back (ceil, at least 1); else 0. */
+  readonly retryAfterSeconds: number
+}
+
+export type RateLimiterOptions = { readonly perMinute: number; readonly authFailuresPerMinute: number }
+
+const ipv4Mapped = /^(?:::|(?:0{1,4}:){5})ffff:(\d{1,3}(?:\.\d{1,3}){3})$/
+
+/** One spelling per client: IPv4-mapped IPv6 (`::ffff:1.2.3.4`, any case) counts as the IPv4 address. */
+export const normaliseAddress = (address: string): string => {
+  const text = address.trim().toLowerCase()
+  return ipv4Mapped.exec(text)?.[1] ?? text
+}
+
+// Rounded to the millisecond first: at a capacity that does not divide a minute, the refill interval is a fraction.
+const seconds = (ms: number) => Math.ceil(Math.round(ms) / 1000)
+const decide = (limit: number, remaining: number, resetMs: number, retryMs?: number): RateLimitDecision => {
+  const retryAfterSeconds = retryMs === undefined ? 0 : Math.max(1, seconds(retryMs))
+  return { allowed: retryMs === undefined, limit, remaining, resetSeconds: seconds(resetMs), retryAfterSeconds }
+}
+
+const make = (options: RateLimiterOptions) =>
+  Effect.map(Limiter.make, (limiter) => {
+    const consume = (limit: number, key: string) =>
+      limiter.consume({ algorithm: "token-bucket", window: "1 minute", limit, key }).pipe(
+        Effect.map(({ remaining, resetAfter }) => decide(limit, remaining, Duration.toMillis(resetAfter))),
+        Effect.catch(({ reason }) => {
+          // Only the Redis store fails otherwise, and FailOpen.ts answers its failures from memory.
+          if (reason._tag !== "RateLimitExceeded") return Effect.die(reason)
+          const retryMs = Duration.toMillis(reason.retryAfter)
+          return Effect.succeed(decide(limit, 0, retryMs + ((limit - 1) * 60_000) / limit, retryMs))
+        })
+      )
+    return RateLimiter.of({
+      take: (bucket) => consume(options.perMinute, `key:${bucket}`),
+      recordAuthFailure: (address) => consume(options.authFailuresPerMinute, `address:${normaliseAddress(address)}`)
+    })
+  })
+export class RateLimiter extends Context.Service<
+  RateLimiter,
+  {
+    /** Takes one token from the bucket named `bucket` (ApiKeyStore's `Caller.bucket`), if it has one. */
+    readonly take: (bucket: string) => Effect.Effect<RateLimitDecision>
+    /** Counts a failed authentication from `address`; not allowed means that address is over its budget. */
+    readonly recordAuthFailure: (address: string) => Effect.Effect<RateLimitDecision>
+  }
+>()("app/RateLimiter") {
+  /** Explicit numbers, no configuration read, over `store` (by default a fresh memory store). */
+  static readonly Test = (options: RateLimiterOptions, store: Store = makeMemoryStore()) =>
+    Layer.effect(RateLimiter, Effect.provideService(make(options), Limiter.RateLimiterStore, store))
+}
+/** With RATE_LIMIT_PER_MINUTE, AUTH_FAILURES_PER_MINUTE; in Redis with REDIS_URL, so all instances share one limit. */
+export const RateLimiterLive: Layer.Layer<RateLimiter, InvalidConfig, AppConfig> = Layer.unwrap(
+  Effect.map(AppConfig, (s) => {
+    const store = s.redisUrl === undefined ? Layer.sync(Limiter.RateLimiterStore, makeMemoryStore) : layerStoreFailOpen
+    const options = { perMinute: s.ratePerMinute, authFailuresPerMinute: s.authFailuresPerMinute }
+    return Layer.effect(RateLimiter, make(options)).pipe(Layer.provide(store))
+  })
+)

@@ -10,7 +10,7 @@ import { makeMemoryStore } from "./MemoryStore.ts"
 import { connect } from "./Redis.ts"
 
 export const storeUp = Metric.gauge("rate_limit_store_up", {
-  description: "1 while Redis holds the rate limits and answers within 50 ms; 0 while this instance limits alone"
+  description: "1 while Redis holds the rate limits and answers; 0 while this instance limits alone"
 })
 export const storeFallbacks = Metric.counter("rate_limit_store_fallbacks_total", {
   description: "Rate-limit decisions this instance made from its own memory because Redis did not answer"

@@ -1,7 +1,7 @@
 /**
  * The `Redis` service on ioredis (src/RateLimit/Redis.ts) and Effect's Redis store over it, against a real
  * redis-server: the shared bucket decides exactly as the in-memory one, keys expire when full, scripts survive a
- * SCRIPT FLUSH, and the 50 ms deadline catches a stalled Redis but not a busy process.
+ * SCRIPT FLUSH, and the deadline catches a stalled Redis but not a busy process.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test"
 import { ConfigProvider, Effect, Exit, Layer, ManagedRuntime } from "effect"
@@ -122,9 +122,9 @@ describe("the deadline", () => {
   const ping = () => runtime.runPromiseExit(Effect.flatMap(Effect.service(Redis.Redis), (r) => r.send("PING")))
 
   test("does not trip on a busy process whose Redis answered in time", async () => {
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 3; i++) {
       const answer = ping()
-      const until = performance.now() + DEADLINE_MS * 3
+      const until = performance.now() + DEADLINE_MS * 2
       while (performance.now() < until); // the event loop is busy past the deadline; Redis has answered long since
       expect(Exit.isSuccess(await answer)).toBe(true)
     }

@@ -18,11 +18,11 @@ const generation = (since: number) => ({ store: Effect.runSync(fresh), keys: new
 const table = (maxEntries: number) => {
   let current = generation(0)
   let previous = current
-  const half = Math.ceil(maxEntries / 2)
   const tokenBucket: Store["tokenBucket"] = (options) =>
     Effect.clockWith((clock) => {
       const now = clock.currentTimeMillisUnsafe()
-      if (now - current.since >= 60_000 || current.keys.size >= half) [previous, current] = [current, generation(now)]
+      if (now - current.since >= 60_000 || current.keys.size >= maxEntries / 2)
+        [previous, current] = [current, generation(now)]
       const moving = !current.keys.has(options.key) && previous.keys.has(options.key)
       current.keys.add(options.key)
       if (!moving) return current.store.tokenBucket(options)
@@ -41,9 +41,6 @@ export const makeMemoryStore = (maxEntries = MAX_ENTRIES) => {
   const tables = { keys: table(maxEntries), addresses: table(maxEntries) }
   const tokenBucket: Store["tokenBucket"] = (options) =>
     tables[options.key.startsWith("address:") ? "addresses" : "keys"].tokenBucket(options)
-  return {
-    ...Effect.runSync(fresh),
-    tokenBucket,
-    size: () => ({ keys: tables.keys.size(), addresses: tables.addresses.size() })
-  }
+  const size = () => ({ keys: tables.keys.size(), addresses: tables.addresses.size() })
+  return { ...Effect.runSync(fresh), tokenBucket, size }
 }

@@ -1,10 +1,9 @@
 /**
- * Effect's Redis store (`RateLimiter.makeStoreRedis`) made fail-open, which it is not: a failed command fails the
- * request. From a command's first failure (Redis down, stalled, past the deadline of Redis.ts, or refusing the
- * password) until a probe answers, each instance decides from its own memory; it logs the outage once with its
- * reason, and probes once a second: enough to come back quickly, too little to hammer a struggling Redis.
+ * Effect's Redis store (`RateLimiter.makeStoreRedis`) made fail-open: from a command's first failure (Redis down,
+ * stalled, refusing the password) until a probe answers, each instance decides from its own memory, on Redis's clock.
+ * It logs the outage once with its reason, and probes once a second: back soon, and a struggling Redis not hammered.
  */
-import { Context, Effect, Layer, Metric, Schedule } from "effect"
+import { Clock, Context, Effect, Layer, Metric, Schedule } from "effect"
 import { RateLimiter, Redis } from "effect/persistence"
 import { makeMemoryStore } from "./MemoryStore.ts"
 import { connect } from "./Redis.ts"
@@ -15,6 +14,7 @@ export const storeUp = Metric.gauge("rate_limit_store_up", {
 export const storeFallbacks = Metric.counter("rate_limit_store_fallbacks_total", {
   description: "Rate-limit decisions this instance made from its own memory because Redis did not answer"
 })
+const PREFIX = "tools-api:ratelimit:"
 const DOWN = "Redis does not answer: each instance limits on its own until it does"
 const REFUSED = "Redis authentication failed (see REDIS_URL): each instance limits on its own until it succeeds"
 // Updated in place, in the default registry that /metrics reads.
@@ -23,11 +23,10 @@ const registry = Context.empty()
 export const layerStoreFailOpen = Layer.effect(
   RateLimiter.RateLimiterStore,
   Effect.gen(function* () {
-    const { redis, address, connected, why } = yield* connect
-    const shared = yield* RateLimiter.makeStoreRedis({ prefix: "tools-api:ratelimit:" }).pipe(
-      Effect.provideService(Redis.Redis, redis)
-    )
+    const { redis, address, connected, why, now } = yield* connect
+    const shared = yield* Effect.provideService(RateLimiter.makeStoreRedis({ prefix: PREFIX }), Redis.Redis, redis)
     const memory = makeMemoryStore()
+    const clock: Clock.Clock = Object.assign(Object.create(yield* Clock.Clock), { currentTimeMillisUnsafe: now })
     const annotate = Effect.annotateLogs({ redis: address })
     const outage = (reason: string) =>
       Effect.logWarning(/^authentication/.test(reason) ? REFUSED : DOWN).pipe(
@@ -47,8 +46,9 @@ export const layerStoreFailOpen = Layer.effect(
 
     const alone: typeof memory.tokenBucket = (options) =>
       Effect.suspend(() => (storeFallbacks.updateUnsafe(1, registry), memory.tokenBucket(options)))
+    const onRedis: typeof alone = (options) => Effect.provideService(shared.tokenBucket(options), Clock.Clock, clock)
     const tokenBucket: typeof alone = (options) =>
-      Effect.catch(shared.tokenBucket(options), (error) => Effect.andThen(wentDown(error), alone(options)))
+      Effect.catch(onRedis(options), (error) => Effect.andThen(wentDown(error), alone(options)))
     return { ...shared, tokenBucket: (options) => Effect.suspend(() => (up ? tokenBucket : alone)(options)) }
   })
 )

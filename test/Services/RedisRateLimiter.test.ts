@@ -8,6 +8,7 @@ import { AppConfig } from "../../src/Config.ts"
 import { RateLimiter, RateLimiterLive } from "../../src/RateLimit/RateLimiter.ts"
 import { storeFallbacks, storeUp } from "../../src/RateLimit/FailOpen.ts"
 import { type RedisServer, startRedis } from "../support/Redis.ts"
+import { TestClock } from "effect/testing"
 
 // Real redis-server and timers on a shared machine: more than the 5 s default, never needed when all is well.
 setDefaultTimeout(30_000)
@@ -33,11 +34,12 @@ const capture = Logger.layer([
 ])
 
 /** A limiter as one instance builds it (REDIS_URL set, so the Redis one): its own memory, the shared Redis. */
-const limiter = async (url = redis.url, perMinute = 5) => {
+/** `clock`: this instance's clock (TestClock: 1970, a host whose clock is decades wrong). */
+const limiter = async (url = redis.url, perMinute = 5, clock: Layer.Layer<never> = Layer.empty) => {
   const env = { REDIS_URL: url, RATE_LIMIT_PER_MINUTE: String(perMinute), AUTH_FAILURES_PER_MINUTE: "3" }
   // provideMerge: the logger must be in the runtime's context too, where the requests' decisions log.
   const runtime = ManagedRuntime.make(
-    RateLimiterLive.pipe(Layer.provide(AppConfig.fromEnv(env)), Layer.provideMerge(capture))
+    RateLimiterLive.pipe(Layer.provide(AppConfig.fromEnv(env)), Layer.provideMerge(capture), Layer.provideMerge(clock))
   )
   runtimes.push(runtime)
   const service = await runtime.runPromise(RateLimiter)
@@ -89,6 +91,15 @@ describe("shared buckets", () => {
     const results = [await a.fail("192.0.2.9"), await b.fail("::ffff:192.0.2.9"), await a.fail("192.0.2.9")]
     expect(results.map((d) => d.allowed)).toEqual([true, true, true])
     expect((await b.fail("192.0.2.9")).allowed).toBe(false)
+  })
+})
+
+describe("on Redis's clock", () => {
+  test("an instance whose own clock is decades wrong still takes from the one shared bucket", async () => {
+    const [wrong, right] = [await limiter(redis.url, 5, TestClock.layer()), await limiter()]
+    const decisions = []
+    for (let i = 0; i < 8; i++) decisions.push(await (i % 2 === 0 ? wrong : right).take("skewed"))
+    expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, true, true, false, false, false])
   })
 })
 

@@ -34,6 +34,8 @@ const startRedis = async (port: number, extra: Array<string> = []) => {
 interface Client {
   readonly send: (command: string, args: Array<string>) => Promise<unknown>
   readonly close: () => void
+  /** What the client last said about its connection (Bun: onclose and connect; ioredis: its error event). */
+  readonly lastError: () => string | undefined
 }
 const clients: Record<string, (url: string) => Client> = {
   bun: (url) => {
@@ -42,8 +44,10 @@ const clients: Record<string, (url: string) => Client> = {
       connectionTimeout: 1_000,
       maxRetries: 4_294_967_295
     })
-    client.connect().catch(() => {})
-    return { send: (c, a) => client.send(c, a), close: () => client.close() }
+    let last: string | undefined
+    client.onclose = (error) => void (last = error?.message)
+    client.connect().catch((error: Error) => void (last = error.message))
+    return { send: (c, a) => client.send(c, a), close: () => client.close(), lastError: () => last }
   },
   ioredis: (url) => {
     const client = new Redis(url, {
@@ -52,8 +56,9 @@ const clients: Record<string, (url: string) => Client> = {
       connectTimeout: 1_000,
       retryStrategy: (n) => Math.min(n * 100, 1_000)
     })
-    client.on("error", () => {})
-    return { send: (c, a) => client.call(c, ...a), close: () => client.disconnect() }
+    let last: string | undefined
+    client.on("error", (error: Error) => void (last = error.message))
+    return { send: (c, a) => client.call(c, ...a), close: () => client.disconnect(), lastError: () => last }
   }
 }
 
@@ -153,7 +158,8 @@ const authProc = await startRedis(authPort, ["--requirepass", "right-password"])
 for (const [name, make] of Object.entries(clients)) {
   const client = make(`redis://:wrong-password@127.0.0.1:${authPort}`)
   await Bun.sleep(300)
-  console.log(`auth ${name}: ${await settleWithin(client.send("PING", []), 2_000)}`)
+  const verdict = await settleWithin(client.send("PING", []), 2_000)
+  console.log(`auth ${name}: ${verdict}; connection error: ${client.lastError() ?? "none"}`)
   client.close()
 }
 authProc.kill("SIGKILL")

@@ -39,7 +39,7 @@ const decide = (limit: number, remaining: number, resetMs: number, retryMs?: num
 const make = (options: RateLimiterOptions) =>
   Effect.map(Limiter.make, (limiter) => {
     const consume = (limit: number, key: string) =>
-      limiter.consume({ algorithm: "token-bucket", window: "1 minute", limit, key }).pipe(
+      limiter.consume({ algorithm: "token-bucket", window: 60_000, limit, key }).pipe(
         Effect.map(({ remaining, resetAfter }) => decide(limit, remaining, Duration.toMillis(resetAfter))),
         Effect.catch(({ reason }) => {
           // Only the Redis store fails otherwise, and FailOpen.ts answers its failures from memory.

@@ -15,8 +15,8 @@ import {
   ServiceUnavailableWire,
   UnauthorizedWire
 } from "./Domain/Errors.ts"
-import { UserAgentRequest, UserAgentResponse } from "./Domain/UserAgent.ts"
-import { WageRequest, WageResponse } from "./Domain/Wage.ts"
+import { UserAgentRequest, UserAgentResponse } from "./Tools/UserAgent/UserAgent.ts"
+import { WageRequest, WageResponse } from "./Tools/Wage/Wage.ts"
 import { describeAsServed } from "./ApiDocument.ts"
 
 /** The authenticated caller: `key_` and the first 8 hex digits of the key's SHA-256 digest, never the key. */

@@ -3,7 +3,7 @@
  * bodies allow unknown fields (the service ignores them), the wage request is one of its two forms, request
  * examples a client can send as they are, and the response headers each answer carries.
  */
-import { wageRequestJsonSchema } from "./Domain/Wage.ts"
+import { wageRequestJsonSchema } from "./Tools/Wage/Wage.ts"
 
 type Json = Record<string, any>
 

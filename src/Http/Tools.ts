@@ -2,9 +2,9 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { ToolsApi } from "../Api.ts"
-import { assumptions } from "../Domain/Wage.ts"
-import { UserAgents } from "../Services/UserAgents.ts"
-import { Wages } from "../Services/Wages.ts"
+import { assumptions } from "../Tools/Wage/Wage.ts"
+import { UserAgents } from "../Tools/UserAgent/UserAgents.ts"
+import { Wages } from "../Tools/Wage/Wages.ts"
 
 export const ToolsHandlers = HttpApiBuilder.group(
   ToolsApi,

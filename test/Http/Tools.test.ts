@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test"
 import { Schema } from "effect"
-import { UserAgentResponse } from "../../src/Domain/UserAgent.ts"
+import { UserAgentResponse } from "../../src/Tools/UserAgent/UserAgent.ts"
 import { CHROME_WINDOWS, makeTestApp, UA_PATH } from "../support/TestApp.ts"
 
 const app = makeTestApp({ perMinute: 10_000 })

@@ -20,7 +20,7 @@ import {
   MAX_HOURLY_WAGE,
   toRatio,
   WageRequest
-} from "../../src/Domain/Wage.ts"
+} from "../../../src/Tools/Wage/Wage.ts"
 
 // ---------------------------------------------------------------------------------------------------------------
 // Independent exact reference

@@ -12,7 +12,7 @@ import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/h
 import { AppConfig } from "../src/Config.ts"
 import { UserAgentRequest, UserAgentResponse } from "../src/Tools/UserAgent/UserAgent.ts"
 import { assumptions, WageRequest, WageResponse } from "../src/Tools/Wage/Wage.ts"
-import { ToolsLive } from "../src/Services/Tools.ts"
+import { ToolsLive } from "../src/Tools/index.ts"
 import { UserAgents } from "../src/Tools/UserAgent/UserAgents.ts"
 import { Wages } from "../src/Tools/Wage/Wages.ts"
 

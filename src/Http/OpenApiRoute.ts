@@ -5,9 +5,8 @@
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { OpenApi } from "effect/http-api"
-import { ToolsApi } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
-import { OPENAPI_PATH } from "./Routes.ts"
+import { ApiRoutes, OPENAPI_PATH } from "./Routes.ts"
 
 /** Where the request came in: its Host, and with TRUST_PROXY the scheme the proxy says it received. */
 const requestOrigin = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean): string => {
@@ -19,7 +18,7 @@ const requestOrigin = (request: HttpServerRequest.HttpServerRequest, trustProxy:
 export const OpenApiRoute = HttpRouter.use(
   Effect.fnUntraced(function* (router) {
     const { publicUrl, trustProxy } = yield* AppConfig
-    const spec = OpenApi.fromApi(ToolsApi)
+    const spec = OpenApi.fromApi((yield* ApiRoutes).api)
     yield* router.add(
       "GET",
       OPENAPI_PATH,

@@ -11,7 +11,7 @@ import { LoggerLive } from "../../src/Platform/Logger.ts"
 import { ApiKeyStore } from "../../src/Services/ApiKeyStore.ts"
 import { Drain } from "../../src/Services/Drain.ts"
 import { RateLimiter } from "../../src/Services/RateLimiter.ts"
-import { ToolsLive } from "../../src/Services/Tools.ts"
+import { ToolsLive } from "../../src/Tools/index.ts"
 import type { UserAgents } from "../../src/Tools/UserAgent/UserAgents.ts"
 import type { Wages } from "../../src/Tools/Wage/Wages.ts"
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test"
 import { ConfigProvider, Context, Effect, Layer, Metric, Result } from "effect"
 import { AppConfig } from "../../../src/Config.ts"
 import { parseUserAgent } from "../../../src/Tools/UserAgent/UserAgentNormalise.ts"
-import { ToolsLive } from "../../../src/Services/Tools.ts"
+import { ToolsLive } from "../../../src/Tools/index.ts"
 import { UserAgents } from "../../../src/Tools/UserAgent/UserAgents.ts"
 
 const CHROME_WINDOWS =

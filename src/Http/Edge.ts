@@ -18,6 +18,7 @@ import {
 } from "../Domain/Errors.ts"
 import { AppConfig } from "../Config.ts"
 import { Drain } from "../Services/Drain.ts"
+import { clip } from "./Clip.ts"
 import { corsHeaders, preflight } from "./Cors.ts"
 import { observe } from "./Metrics.ts"
 import { open, type RequestNotes } from "./RequestNotes.ts"
@@ -45,10 +46,10 @@ const routeNotFound = (method: string, path: string): HttpServerResponse.HttpSer
   const route = routeOf(path)
   const methods = route === undefined ? undefined : knownRoutes.get(route)
   if (methods === undefined || methods.includes(method)) {
-    return envelope(NotFoundWire, 404, new NotFound({ message: `No route for ${path}` }))
+    return envelope(NotFoundWire, 404, new NotFound({ message: `No route for ${clip(path)}` }))
   }
   const allow = methods.join(", ")
-  const message = `${method} is not allowed on ${path}; use ${allow}`
+  const message = `${method} is not allowed on ${clip(path)}; use ${allow}`
   return envelope(MethodNotAllowedWire, 405, new MethodNotAllowed({ message })).pipe(
     HttpServerResponse.setHeader("allow", allow)
   )
@@ -94,7 +95,7 @@ const finish = (
   observe(path, response.status, durationMs)
   const fields: Record<string, string | number> = {
     method: request.method,
-    path,
+    path: clip(path),
     status: response.status,
     durationMs: Math.round(durationMs * 100) / 100,
     requestId: note.requestId

@@ -101,16 +101,20 @@ const finish = (
     requestId: note.requestId
   }
   if (note.keyId !== undefined) fields.keyId = note.keyId
+  // a cached answer that varies by encoding varies by origin as well: both go in its Vary
+  const vary =
+    cors !== undefined && response.headers.vary !== undefined ? `${response.headers.vary}, Origin` : undefined
   return Effect.as(
     Effect.annotateLogs(Effect.logInfo("request"), fields),
     HttpServerResponse.setHeaders(response, {
       ...COMMON_HEADERS,
-      // a response that sets its own cache lifetime keeps it (only /docs does); every other one is no-store
+      // a response that sets its own cache lifetime keeps it (/docs, /openapi.json); every other one is no-store
       ...(response.headers["cache-control"] === undefined
         ? undefined
         : { "cache-control": response.headers["cache-control"] }),
       ...note.headers,
       ...cors,
+      ...(vary === undefined ? undefined : { vary }),
       "x-request-id": note.requestId
     })
   )

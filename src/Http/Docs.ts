@@ -11,7 +11,7 @@ import { ToolsApi } from "../Api.ts"
 import { represent, respond, type Representations } from "./Representations.ts"
 import { DOCS_PATH } from "./Routes.ts"
 
-const FAVICON =
+export const FAVICON =
   "data:image/svg+xml," +
   encodeURIComponent(
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#2f6f4f"/>' +

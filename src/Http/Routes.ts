@@ -5,6 +5,7 @@
 import { HttpApi } from "effect/http-api"
 import { ToolsApi } from "../Api.ts"
 
+export const HOME_PATH = "/"
 export const OPENAPI_PATH = "/openapi.json"
 export const DOCS_PATH = "/docs"
 export const METRICS_PATH = "/metrics"
@@ -16,7 +17,7 @@ const build = (): ReadonlyMap<string, ReadonlyArray<string>> => {
     onGroup: () => {},
     onEndpoint: ({ endpoint }) => add(endpoint.path, endpoint.method)
   })
-  for (const path of [OPENAPI_PATH, DOCS_PATH, METRICS_PATH]) add(path, "GET")
+  for (const path of [HOME_PATH, OPENAPI_PATH, DOCS_PATH, METRICS_PATH]) add(path, "GET")
   return routes
 }
 

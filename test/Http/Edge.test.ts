@@ -10,7 +10,7 @@ afterAll(() => app.dispose())
 describe("routing", () => {
   test("an unknown path is 404 with the envelope", async () => {
     for (const [method, path] of [
-      ["GET", "/"],
+      ["GET", "/nope"],
       ["POST", "/v1/tools/unknown"],
       ["GET", "/v2/tools/wage-estimator"]
     ]) {

@@ -101,7 +101,7 @@ export const problemWith = (answer: Answer, request: Sent) => {
   if (request.method === "HEAD") return body === "" ? undefined : `a HEAD with a body: ${describe}`
   const type = headers.get("content-type") ?? ""
   const route = routeFor(request.path)
-  if (status === 200 && (route === "/docs" || route === "/metrics")) return undefined
+  if (status === 200 && (route === "/" || route === "/docs" || route === "/metrics")) return undefined
   if (!type.startsWith("application/json")) return `not JSON (${type}): ${describe}`
   let parsed: unknown
   try {

@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test"
 import { gunzipSync, brotliDecompressSync } from "node:zlib"
-import { makeTestApp } from "../support/TestApp.ts"
+import { json, makeTestApp } from "../support/TestApp.ts"
 
 const app = makeTestApp()
 const cors = makeTestApp({ env: { CORS_ORIGINS: "https://app.example.com" } })
@@ -90,12 +90,12 @@ describe("/openapi.json", () => {
   test("a document per server URL, each with its own ETag, so no cache hands one host's servers to another", async () => {
     const a = await get("/openapi.json", { host: "a.example:3000" })
     const b = await get("/openapi.json", { host: "b.example:3000" })
-    expect((await a.json()).servers).toEqual([{ url: "http://a.example:3000" }])
-    expect((await b.json()).servers).toEqual([{ url: "http://b.example:3000" }])
+    expect((await json(a)).servers).toEqual([{ url: "http://a.example:3000" }])
+    expect((await json(b)).servers).toEqual([{ url: "http://b.example:3000" }])
     expect(a.headers.get("etag")).not.toBe(b.headers.get("etag"))
     // many hosts later, the first is still answered correctly (the table of documents is bounded, not wrong)
     for (let i = 0; i < 40; i++) await get("/openapi.json", { host: `h${i}.example` })
-    expect((await (await get("/openapi.json", { host: "a.example:3000" })).json()).servers).toEqual([
+    expect((await json(await get("/openapi.json", { host: "a.example:3000" }))).servers).toEqual([
       { url: "http://a.example:3000" }
     ])
   })

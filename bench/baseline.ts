@@ -12,10 +12,10 @@
  */
 import { LRUCache } from "lru-cache"
 import { BucketTable, type RateLimitDecision } from "../src/Domain/TokenBucket.ts"
-import type { UserAgentInfo } from "../src/Domain/UserAgent.ts"
-import { buildPools, checkCombination, pick, poolFor, type Pools } from "../src/Domain/UserAgentGenerate.ts"
-import { parseUserAgent } from "../src/Domain/UserAgentNormalise.ts"
-import { assumptions, estimate, MAX_ANNUAL_SALARY, MAX_HOURLY_WAGE } from "../src/Domain/Wage.ts"
+import type { UserAgentInfo } from "../src/Tools/UserAgent/UserAgent.ts"
+import { buildPools, checkCombination, pick, poolFor, type Pools } from "../src/Tools/UserAgent/UserAgentGenerate.ts"
+import { parseUserAgent } from "../src/Tools/UserAgent/UserAgentNormalise.ts"
+import { assumptions, estimate, MAX_ANNUAL_SALARY, MAX_HOURLY_WAGE } from "../src/Tools/Wage/Wage.ts"
 
 const env = (name: string, fallback: number): number => {
   const raw = process.env[name]?.trim()

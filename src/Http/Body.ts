@@ -1,10 +1,9 @@
 /**
- * The body checks that follow authentication: JSON media type, within the byte limit, a JSON object no deeper
- * than the API's own bodies need. A declared length over the limit is refused unread; a body without one (chunked)
- * is counted as it arrives and refused once past the limit.
+ * The body checks that follow authentication: JSON media type, within the byte limit (the framework's
+ * `MaxBodySize`), a JSON object no deeper than the API's own bodies need.
  */
-import { Effect } from "effect"
-import type { HttpServerRequest } from "effect/http"
+import { ByteSize, Effect } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { InvalidRequest, PayloadTooLarge } from "../Domain/Errors.ts"
 import { clip } from "./Clip.ts"
 
@@ -35,55 +34,23 @@ const isJson = (contentType: string): boolean => {
 
 const unreadable = () => new InvalidRequest({ message: "The request body could not be read" })
 
-/** The body as text, or undefined once it is over `maxBytes`: counted as it arrives, never buffered past it. */
-const readWithin = async (source: Request, maxBytes: number, signal: AbortSignal): Promise<string | undefined> => {
-  if (source.body === null) return ""
-  const reader = source.body.getReader()
-  const stop = () => void reader.cancel().catch(() => {})
-  signal.addEventListener("abort", stop, { once: true })
-  try {
-    const chunks: Array<Uint8Array> = []
-    let size = 0
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) return Buffer.concat(chunks, size).toString("utf8")
-      size += value.byteLength
-      if (size > maxBytes) {
-        stop()
-        return undefined
-      }
-      chunks.push(value)
-    }
-  } finally {
-    signal.removeEventListener("abort", stop)
-  }
-}
-
+/**
+ * The body as text, read by the framework within `MaxBodySize`: a declared length over it is refused unread, a body
+ * without one (chunked) is counted as it arrives and refused once past it. The framework caches the text, so the
+ * payload decoding that follows reads the same text, and the body is read once.
+ */
 const readText = (
   request: HttpServerRequest.HttpServerRequest,
   maxBytes: number
-): Effect.Effect<string, InvalidRequest | PayloadTooLarge> => {
-  const tooLarge = () => new PayloadTooLarge({ message: `The request body is over the limit of ${maxBytes} bytes` })
-  const declared = request.headers["content-length"]
-  if (declared !== undefined && Number(declared) > maxBytes) return Effect.fail(tooLarge())
-  const source = request.source as Request
-  return Effect.callback<string, InvalidRequest | PayloadTooLarge>((resume, signal) => {
-    // With a declared length Bun has already bounded the read; without one, count as it arrives.
-    const text = declared !== undefined ? source.text() : readWithin(source, maxBytes, signal)
-    text.then(
-      (text) => resume(text === undefined ? Effect.fail(tooLarge()) : Effect.succeed(text)),
-      () => resume(Effect.fail(unreadable()))
+): Effect.Effect<string, InvalidRequest | PayloadTooLarge> =>
+  request.text.pipe(
+    Effect.provideService(HttpServerRequest.MaxBodySize, ByteSize.bytes(maxBytes)),
+    Effect.mapError((error) =>
+      error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge"
+        ? new PayloadTooLarge({ message: `The request body is over the limit of ${maxBytes} bytes` })
+        : unreadable()
     )
-  })
-}
-
-/**
- * Hands the text read here to the framework, which reads the payload through `request.text` (cached in the
- * request's `textEffect`): the body is read once, and only after the checks above.
- */
-const prime = (request: HttpServerRequest.HttpServerRequest, text: string): void => {
-  ;(request as unknown as { textEffect: Effect.Effect<string> }).textEffect = Effect.succeed(text)
-}
+  )
 
 /** The body, checked: JSON media type, within the size limit, a JSON object in depth bounds. */
 export const checkBody = (
@@ -115,7 +82,6 @@ export const checkBody = (
         new InvalidRequest({ message: `The request body nests more than ${MAX_JSON_DEPTH} levels deep` })
       )
     }
-    prime(request, text)
     return Effect.void
   })
 }

@@ -5,7 +5,7 @@
  */
 import { HttpServerResponse } from "effect/http"
 import type { CorsOrigins } from "../Config.ts"
-import { knownRoutes, routeOf } from "./Routes.ts"
+import type { Routes } from "./Routes.ts"
 
 const EXPOSED = [
   "RateLimit-Policy",
@@ -37,20 +37,21 @@ export const corsHeaders = (origins: CorsOrigins, origin: string | undefined): R
 /** The 204 answer to an allowed origin's preflight on an API path; undefined when the request is not one. */
 export const preflight = (
   origins: CorsOrigins,
+  routes: Routes,
   method: string,
   path: string,
   headers: Readonly<Record<string, string | undefined>>
 ): HttpServerResponse.HttpServerResponse | undefined => {
   if (method !== "OPTIONS" || headers["access-control-request-method"] === undefined) return undefined
   const allow = allowed(origins, headers.origin)
-  const route = routeOf(path)
+  const route = routes.routeOf(path)
   if (allow === undefined || route === undefined || !route.startsWith("/v1/")) return undefined
   return HttpServerResponse.empty({
     status: 204,
     headers: {
       "access-control-allow-origin": allow,
       vary: "Origin",
-      "access-control-allow-methods": (knownRoutes.get(route) ?? ["POST"]).join(", "),
+      "access-control-allow-methods": (routes.known.get(route) ?? ["POST"]).join(", "),
       "access-control-allow-headers": ALLOWED_HEADERS,
       "access-control-max-age": "600"
     }

@@ -6,10 +6,9 @@
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
 import { OpenApi } from "effect/http-api"
-import { ToolsApi } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
 import { represent, respond, type Representations } from "./Representations.ts"
-import { OPENAPI_PATH } from "./Routes.ts"
+import { ApiRoutes, OPENAPI_PATH } from "./Routes.ts"
 
 /** The Host header is the client's to choose: only this many documents (one per server URL) are kept. */
 const MAX_SERVERS = 16
@@ -24,7 +23,7 @@ const requestOrigin = (request: HttpServerRequest.HttpServerRequest, trustProxy:
 export const OpenApiRoute = HttpRouter.use(
   Effect.fnUntraced(function* (router) {
     const { publicUrl, trustProxy } = yield* AppConfig
-    const spec = OpenApi.fromApi(ToolsApi)
+    const spec = OpenApi.fromApi((yield* ApiRoutes).api)
     const documents = new Map<string, Representations>()
     const documentFor = (url: string): Representations => {
       const known = documents.get(url)

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test"
 import { Effect, Layer } from "effect"
-import { UserAgents } from "../../src/Services/UserAgents.ts"
-import { Wages } from "../../src/Services/Wages.ts"
+import { UserAgents } from "../../src/Tools/UserAgent/UserAgents.ts"
+import { Wages } from "../../src/Tools/Wage/Wages.ts"
 import { CHROME_WINDOWS, errorOf, json, KEY, makeTestApp, UA_PATH, WAGE_PATH } from "../support/TestApp.ts"
 
 const app = makeTestApp({ perMinute: 10_000, env: { MAX_BODY_BYTES: "256" } })

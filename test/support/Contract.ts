@@ -6,7 +6,7 @@
 import { Exit, Schema } from "effect"
 import { HttpApi } from "effect/http-api"
 import { ToolsApi } from "../../src/Api.ts"
-import { DOCS_PATH, OPENAPI_PATH, routeOf } from "../../src/Http/Routes.ts"
+import { DOCS_PATH, makeRoutes, OPENAPI_PATH } from "../../src/Http/Routes.ts"
 
 export const CODES: Readonly<Record<number, string>> = {
   400: "invalid_request",
@@ -69,6 +69,7 @@ const isEnvelope = (body: any, code: string): boolean => {
 }
 
 /** The known route a request target reaches, as URL parsing and then the router see it. */
+const { routeOf } = makeRoutes(ToolsApi)
 const routeFor = (target: string): string | undefined => routeOf(new URL(`http://localhost${target}`).pathname)
 
 /** The success shape of the route the request reached: an endpoint's, or the OpenAPI document. */

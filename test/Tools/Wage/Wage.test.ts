@@ -15,12 +15,12 @@ import {
   estimate,
   type Estimates,
   HOURS_PER_YEAR,
-  isAmount,
   MAX_ANNUAL_SALARY,
   MAX_HOURLY_WAGE,
   toRatio,
   WageRequest
-} from "../../src/Domain/Wage.ts"
+} from "../../../src/Tools/Wage/Wage.ts"
+import { isInvalidValue as isAmount } from "../../../src/Domain/Errors.ts"
 
 // ---------------------------------------------------------------------------------------------------------------
 // Independent exact reference

@@ -1,7 +1,7 @@
 /**
  * The whole HTTP application without a server, as router layers: the API's handlers and middleware, the edge
- * around every route, the OpenAPI document, the interactive docs and metrics. The platform serves it; tests
- * call it in process through the same layer.
+ * around every route, the home page, the OpenAPI document, the interactive docs and metrics. The platform serves
+ * it; tests call it in process through the same layer.
  */
 import { Effect, Layer } from "effect"
 import { type HttpApi, HttpApiBuilder } from "effect/http-api"
@@ -10,6 +10,7 @@ import { AuthorizationLive } from "./Http/Authorization.ts"
 import { DocsRoute } from "./Http/Docs.ts"
 import { EdgeLive } from "./Http/Edge.ts"
 import { MetricsRoute } from "./Http/Metrics.ts"
+import { HomeRoute } from "./Http/Home.ts"
 import { OpenApiRoute } from "./Http/OpenApiRoute.ts"
 import { ApiRoutes } from "./Http/Routes.ts"
 import { RequestErrorsLive } from "./Http/SchemaErrors.ts"
@@ -31,6 +32,7 @@ export const makeHttp = <T extends Tool.Tools>(api: HttpApi.HttpApi<"tools-api",
       ]),
       Layer.provide([AuthorizationLive, RequestErrorsLive])
     ),
+    HomeRoute,
     OpenApiRoute,
     DocsRoute,
     MetricsRoute,

@@ -23,7 +23,7 @@ const fields = {
 type Fields = { readonly message: string; readonly details?: ReadonlyArray<Detail> }
 
 /** Only a 429 says more than a message: when to come back, in whole seconds, as its `Retry-After` says. */
-const retryAfterSeconds = Schema.Int.annotate({
+const retryAfterSeconds = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).annotate({
   description: "Whole seconds until a request can succeed again; the same as the Retry-After header",
   examples: [1]
 })

@@ -17,6 +17,9 @@ const EXPOSED = [
   "X-Request-Id"
 ].join(", ")
 
+/** Every request header the API reads: a browser app sending one of them must not be blocked by its preflight. */
+const ALLOWED_HEADERS = ["Authorization", "Content-Type", "X-Request-Id", "traceparent"].join(", ")
+
 /** The origin to allow for a request from `origin`, or undefined when it gets no CORS headers. */
 const allowed = (origins: CorsOrigins, origin: string | undefined): string | undefined => {
   if (origins === undefined || origin === undefined) return undefined
@@ -49,7 +52,7 @@ export const preflight = (
       "access-control-allow-origin": allow,
       vary: "Origin",
       "access-control-allow-methods": (routes.known.get(route) ?? ["POST"]).join(", "),
-      "access-control-allow-headers": "Authorization, Content-Type",
+      "access-control-allow-headers": ALLOWED_HEADERS,
       "access-control-max-age": "600"
     }
   })

@@ -18,6 +18,7 @@ import {
 } from "../Domain/Errors.ts"
 import { AppConfig } from "../Config.ts"
 import { Drain } from "../Services/Drain.ts"
+import { clip } from "./Clip.ts"
 import { corsHeaders, preflight } from "./Cors.ts"
 import { observe } from "./Metrics.ts"
 import { type Note, open, RequestNote } from "./RequestNote.ts"
@@ -45,10 +46,10 @@ const routeNotFound = (routes: Routes, method: string, path: string): HttpServer
   const route = routes.routeOf(path)
   const methods = route === undefined ? undefined : routes.known.get(route)
   if (methods === undefined || methods.includes(method)) {
-    return envelope(NotFoundWire, 404, new NotFound({ message: `No route for ${path}` }))
+    return envelope(NotFoundWire, 404, new NotFound({ message: `No route for ${clip(path)}` }))
   }
   const allow = methods.join(", ")
-  const message = `${method} is not allowed on ${path}; use ${allow}`
+  const message = `${method} is not allowed on ${clip(path)}; use ${allow}`
   return envelope(MethodNotAllowedWire, 405, new MethodNotAllowed({ message })).pipe(
     HttpServerResponse.setHeader("allow", allow)
   )
@@ -96,22 +97,26 @@ const finish = (
   observe(routes.routeOf(path) ?? "unmatched", response.status, durationMs)
   const fields: Record<string, string | number> = {
     method: request.method,
-    path,
+    path: clip(path),
     status: response.status,
     durationMs: Math.round(durationMs * 100) / 100,
     requestId: note.requestId
   }
   if (note.keyId !== undefined) fields.keyId = note.keyId
+  // a cached answer that varies by encoding varies by origin as well: both go in its Vary
+  const vary =
+    cors !== undefined && response.headers.vary !== undefined ? `${response.headers.vary}, Origin` : undefined
   return Effect.as(
     Effect.annotateLogs(Effect.logInfo("request"), fields),
     HttpServerResponse.setHeaders(response, {
       ...COMMON_HEADERS,
-      // a response that sets its own cache lifetime keeps it (only /docs does); every other one is no-store
+      // a response that sets its own cache lifetime keeps it (/docs, /openapi.json); every other one is no-store
       ...(response.headers["cache-control"] === undefined
         ? undefined
         : { "cache-control": response.headers["cache-control"] }),
       ...note.headers,
       ...cors,
+      ...(vary === undefined ? undefined : { vary }),
       "x-request-id": note.requestId
     })
   )

@@ -5,6 +5,7 @@
 import { Context, Layer } from "effect"
 import { HttpApi } from "effect/http-api"
 
+export const HOME_PATH = "/"
 export const OPENAPI_PATH = "/openapi.json"
 export const DOCS_PATH = "/docs"
 export const METRICS_PATH = "/metrics"
@@ -43,7 +44,7 @@ export const makeRoutes = (api: HttpApi.HttpApi<string, any>): Routes => {
     onGroup: () => {},
     onEndpoint: ({ endpoint }) => add(endpoint.path, endpoint.method)
   })
-  for (const path of [OPENAPI_PATH, DOCS_PATH, METRICS_PATH]) add(path, "GET")
+  for (const path of [HOME_PATH, OPENAPI_PATH, DOCS_PATH, METRICS_PATH]) add(path, "GET")
   const byCanonical = new Map([...known.keys()].map((path) => [canonical(path), path]))
   return { api, known, routeOf: (path) => (known.has(path) ? path : byCanonical.get(canonical(path))) }
 }

@@ -88,10 +88,11 @@ const Given = Schema.Struct({
   )
 )
 
-const Amounts = Schema.Struct({
-  hourlyWage: Schema.optionalKey(Schema.Number),
-  annualSalary: Schema.optionalKey(Schema.Number)
-})
+// What the checks leave, typed as one form or the other, so a typed client's payload cannot be {} or both fields.
+const Amounts = Schema.Union([
+  Schema.Struct({ hourlyWage: Schema.Number, annualSalary: Schema.optionalKey(Schema.Never) }),
+  Schema.Struct({ annualSalary: Schema.Number, hourlyWage: Schema.optionalKey(Schema.Never) })
+])
 
 export const WageRequest = Given.annotate({ identifier: "WageRequest" })
   .pipe(

@@ -418,7 +418,7 @@ describe("WageRequest: the value", () => {
     })
 
     test(`${field}: the smallest positive number is accepted`, () => {
-      expect(decoded({ [field]: 5e-324 })).toEqual({ [field]: 5e-324 })
+      expect(decoded({ [field]: 5e-324 })).toEqual({ [field]: 5e-324 } as WageRequest)
     })
   }
 

@@ -11,10 +11,10 @@
  * Environment: PORT, HOST, API_KEYS, RATE_LIMIT_PER_MINUTE, UA_CACHE_SIZE, MAX_BODY_BYTES (the service's defaults).
  */
 import { LRUCache } from "lru-cache"
-import type { UserAgentInfo } from "../src/Domain/UserAgent.ts"
-import { buildPools, checkCombination, pick, poolFor, type Pools } from "../src/Domain/UserAgentGenerate.ts"
-import { parseUserAgent } from "../src/Domain/UserAgentNormalise.ts"
-import { assumptions, estimate, MAX_ANNUAL_SALARY, MAX_HOURLY_WAGE } from "../src/Domain/Wage.ts"
+import type { UserAgentInfo } from "../src/Tools/UserAgent/UserAgent.ts"
+import { buildPools, checkCombination, pick, poolFor, type Pools } from "../src/Tools/UserAgent/UserAgentGenerate.ts"
+import { parseUserAgent } from "../src/Tools/UserAgent/UserAgentNormalise.ts"
+import { assumptions, estimate, MAX_ANNUAL_SALARY, MAX_HOURLY_WAGE } from "../src/Tools/Wage/Wage.ts"
 
 const env = (name: string, fallback: number): number => {
   const raw = process.env[name]?.trim()

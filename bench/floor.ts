@@ -10,11 +10,11 @@ import { Effect, Layer, Schema } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { AppConfig } from "../src/Config.ts"
-import { UserAgentRequest, UserAgentResponse } from "../src/Domain/UserAgent.ts"
-import { assumptions, WageRequest, WageResponse } from "../src/Domain/Wage.ts"
-import { ToolsLive } from "../src/Services/Tools.ts"
-import { UserAgents } from "../src/Services/UserAgents.ts"
-import { Wages } from "../src/Services/Wages.ts"
+import { UserAgentRequest, UserAgentResponse } from "../src/Tools/UserAgent/UserAgent.ts"
+import { assumptions, WageRequest, WageResponse } from "../src/Tools/Wage/Wage.ts"
+import { ToolsLive } from "../src/Tools/index.ts"
+import { UserAgents } from "../src/Tools/UserAgent/UserAgents.ts"
+import { Wages } from "../src/Tools/Wage/Wages.ts"
 
 const Api = HttpApi.make("floor")
   .add(

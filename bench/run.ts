@@ -42,13 +42,16 @@ await main(async () => {
       const targets: Array<Target> =
         options.only !== undefined
           ? [options.only]
-          : TARGET_NAMES.filter((target) => target !== "floor" || options.floor)
-      if (targets.length > 1) await sampleCheck(files, options, targets)
+          : TARGET_NAMES.filter(
+              (target) =>
+                (target !== "floor" || options.floor) && (target !== "earlier" || options.compare !== undefined)
+            )
+      if (targets.length > 1) await sampleCheck(files, options, targets, dir)
       for (const workload of loads) {
         for (let round = 1; round <= options.rounds; round++) {
           // alternating order, so that neither target always runs first on a machine that drifts
           for (const target of round % 2 === 1 ? targets : [...targets].reverse()) {
-            const m = await measure(wrk, workload, files.get(workload)!, target, round, options)
+            const m = await measure(wrk, workload, files.get(workload)!, target, round, options, dir)
             console.log(roundLine(m))
             results.push(m)
           }

@@ -1,9 +1,9 @@
 /**
  * The OpenAPI document as the service serves it, finished where the schemas cannot say it themselves: request
- * bodies allow unknown fields (the service ignores them), the wage request is one of its two forms, request
- * examples a client can send as they are, and the response headers each answer carries.
+ * bodies allow unknown fields (the service ignores them), the schemas a tool gives as JSON Schema of its own (the
+ * wage request's two forms), request examples a client can send as they are, and the response headers each answer
+ * carries.
  */
-import { wageRequestJsonSchema } from "./Domain/Wage.ts"
 
 type Json = Record<string, any>
 
@@ -77,28 +77,32 @@ const requestExamples = (spec: Json, schema: Json | undefined): Json | undefined
   return Object.fromEntries(examples.map((value) => [value.operation ?? Object.keys(value)[0], { value }]))
 }
 
-export const describeAsServed = (spec: Json): Json => {
-  const schemas = spec.components?.schemas ?? {}
-  for (const name of requestSchemas(spec)) if (schemas[name] !== undefined) delete schemas[name].additionalProperties
-  if (schemas.WageRequest !== undefined) schemas.WageRequest = structuredClone(wageRequestJsonSchema)
-  spec.components.headers = Object.fromEntries(
-    Object.entries(HEADERS).map(([name, header]) => [component(name), header])
-  )
-  // as the IANA registry spells it: Scalar's "Test Request" only offers a token field for a lower-case `bearer`
-  for (const scheme of Object.values<Json>(spec.components.securitySchemes ?? {})) {
-    if (typeof scheme.scheme === "string") scheme.scheme = scheme.scheme.toLowerCase()
-  }
-  spec.info.contact = { name: "Tools API", url: "https://www.gnu.org/licenses/agpl-3.0.html#section13" }
-  for (const [path, operation] of operations(spec)) {
-    for (const media of Object.values<Json>(operation.requestBody?.content ?? {})) {
-      const examples = requestExamples(spec, media.schema)
-      if (examples !== undefined) media.examples = examples
+export const describeAsServed =
+  (jsonSchemas: Readonly<Record<string, object>>) =>
+  (spec: Json): Json => {
+    const schemas = spec.components?.schemas ?? {}
+    for (const name of requestSchemas(spec)) if (schemas[name] !== undefined) delete schemas[name].additionalProperties
+    for (const [name, schema] of Object.entries(jsonSchemas)) {
+      if (schemas[name] !== undefined) schemas[name] = structuredClone(schema)
     }
-    for (const [status, response] of Object.entries<Json>(operation.responses ?? {})) {
-      response.headers = Object.fromEntries(
-        headersOf(path, status).map((name) => [name, { $ref: `#/components/headers/${component(name)}` }])
-      )
+    spec.components.headers = Object.fromEntries(
+      Object.entries(HEADERS).map(([name, header]) => [component(name), header])
+    )
+    // as the IANA registry spells it: Scalar's "Test Request" only offers a token field for a lower-case `bearer`
+    for (const scheme of Object.values<Json>(spec.components.securitySchemes ?? {})) {
+      if (typeof scheme.scheme === "string") scheme.scheme = scheme.scheme.toLowerCase()
     }
+    spec.info.contact = { name: "Tools API", url: "https://www.gnu.org/licenses/agpl-3.0.html#section13" }
+    for (const [path, operation] of operations(spec)) {
+      for (const media of Object.values<Json>(operation.requestBody?.content ?? {})) {
+        const examples = requestExamples(spec, media.schema)
+        if (examples !== undefined) media.examples = examples
+      }
+      for (const [status, response] of Object.entries<Json>(operation.responses ?? {})) {
+        response.headers = Object.fromEntries(
+          headersOf(path, status).map((name) => [name, { $ref: `#/components/headers/${component(name)}` }])
+        )
+      }
+    }
+    return spec
   }
-  return spec
-}

@@ -1,23 +1,42 @@
 /**
  * The whole HTTP application without a server, as router layers: the API's handlers and middleware, the edge
- * around every route, the OpenAPI document, the interactive docs and metrics. The platform serves it; tests
- * call it in process through the same layer.
+ * around every route, the home page, the OpenAPI document, the interactive docs and metrics. The platform serves
+ * it; tests call it in process through the same layer.
  */
-import { Layer } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import { Effect, Layer } from "effect"
+import { type HttpApi, HttpApiBuilder } from "effect/http-api"
 import { ToolsApi } from "./Api.ts"
 import { AuthorizationLive } from "./Http/Authorization.ts"
+import { DocsRoute } from "./Http/Docs.ts"
 import { EdgeLive } from "./Http/Edge.ts"
 import { MetricsRoute } from "./Http/Metrics.ts"
-import { DocsRoute } from "./Http/Docs.ts"
+import { HomeRoute } from "./Http/Home.ts"
 import { OpenApiRoute } from "./Http/OpenApiRoute.ts"
+import { ApiRoutes } from "./Http/Routes.ts"
 import { RequestErrorsLive } from "./Http/SchemaErrors.ts"
-import { SystemHandlers } from "./Http/System.ts"
-import { ToolsHandlers } from "./Http/Tools.ts"
+import { tools } from "./Tools/index.ts"
+import * as Tool from "./Tools/Tool.ts"
 
-const ApiRoutes = HttpApiBuilder.layer(ToolsApi).pipe(
-  Layer.provide([ToolsHandlers, SystemHandlers]),
-  Layer.provide([AuthorizationLive, RequestErrorsLive])
-)
+const ok = { status: "ok" } as const
 
-export const HttpLive = Layer.mergeAll(ApiRoutes, OpenApiRoute, DocsRoute, MetricsRoute, EdgeLive)
+/** The application serving `api`, which `makeApi(tools)` made: the same list gives the handlers. */
+export const makeHttp = <T extends Tool.Tools>(api: HttpApi.HttpApi<"tools-api", any>, tools: T) =>
+  Layer.mergeAll(
+    HttpApiBuilder.layer(api as typeof ToolsApi).pipe(
+      Layer.provide([
+        Tool.handlersLayer(api, tools),
+        // While draining, the edge answers 503 before a request gets here.
+        HttpApiBuilder.group(api as typeof ToolsApi, "system", (handlers) =>
+          handlers.handle("health", () => Effect.succeed(ok))
+        )
+      ]),
+      Layer.provide([AuthorizationLive, RequestErrorsLive])
+    ),
+    HomeRoute,
+    OpenApiRoute,
+    DocsRoute,
+    MetricsRoute,
+    EdgeLive
+  ).pipe(Layer.provide(ApiRoutes.layer(api)))
+
+export const HttpLive = makeHttp(ToolsApi, tools)

@@ -29,6 +29,11 @@ describe("OpenAPI document", () => {
     expect(Object.keys(spec.paths["/v1/tools/wage-estimator"].post.responses)).toContain("422")
   })
 
+  test("the 429 body's retryAfterSeconds is documented as its Retry-After is: a whole number, at least 1", () => {
+    const body = spec.components.schemas.RateLimited.properties.error.properties.retryAfterSeconds
+    expect(body).toMatchObject({ type: "integer", minimum: 1 })
+  })
+
   test("schemas carry descriptions and examples for the docs", () => {
     const schemas = spec.components.schemas
     expect(schemas.WageRequest.examples).toBeDefined()

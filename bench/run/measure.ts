@@ -24,9 +24,10 @@ export const measure = async (
   file: string,
   target: Target,
   round: number,
-  options: Options
+  options: Options,
+  logs: string
 ): Promise<Measured> => {
-  const server = await startTarget(target, options, workload)
+  const server = await startTarget(target, options, workload, logs)
   try {
     const load = (seconds: number) =>
       runWrk(wrk, {

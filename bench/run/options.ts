@@ -3,7 +3,7 @@ import { resolve } from "node:path"
 import { count, envPair, fail, type Handler, parseFlags, positive } from "../lib/args.ts"
 import { type Workload, WORKLOADS } from "../workloads.ts"
 
-export const TARGET_NAMES = ["baseline", "floor", "service"] as const
+export const TARGET_NAMES = ["baseline", "floor", "service", "earlier"] as const
 export type Target = (typeof TARGET_NAMES)[number]
 
 export const USAGE = `Usage: bun run bench [-- options]
@@ -18,7 +18,10 @@ export const USAGE = `Usage: bun run bench [-- options]
   --no-floor          leave out the floor (bench/floor.ts: a minimal Effect HttpApi with the same endpoints)
   --binary PATH       measure this compiled binary as the service instead of \`bun src/main.ts\`
   --env NAME=VALUE    extra environment for the service (repeatable), e.g. --env WORKERS=2 --env REDIS_URL=...
-  --logs DIR          keep each server's stdout (its request log) in DIR instead of /dev/null
+  --compare DIR       also measure the service of another checkout (\`git worktree add DIR REV\`, then
+                      \`bun install\` there) as the target "earlier", side by side in the same run
+  --logs DIR          keep each server's stdout (its request log) in DIR (default: a temporary folder, deleted
+                      after the run: the log is always written to a file, as deployments write it)
   --startup-runs N    starts measured per target for the startup workload (default 5)
   --json PATH         also write the results as JSON
   --profile DIR       run the service under \`bun --cpu-prof --cpu-prof-md\`: a profile a run in DIR, as .cpuprofile
@@ -37,6 +40,7 @@ export interface Options {
   binary: string | undefined
   env: Record<string, string>
   logs: string | undefined
+  compare: string | undefined
   startupRuns: number
   json: string | undefined
   profile: string | undefined
@@ -56,6 +60,7 @@ export const parseOptions = (argv: ReadonlyArray<string>): Options => {
     binary: undefined,
     env: {},
     logs: undefined,
+    compare: undefined,
     startupRuns: 5,
     json: undefined,
     profile: undefined
@@ -80,6 +85,7 @@ export const parseOptions = (argv: ReadonlyArray<string>): Options => {
     "--only": (value) => {
       const target = value()
       if (!(TARGET_NAMES as ReadonlyArray<string>).includes(target)) fail("--only takes service, baseline or floor")
+      if (target === "earlier") fail("--only earlier: use --compare DIR")
       options.only = target as Target
     },
     "--no-floor": () => (options.floor = false),
@@ -89,6 +95,7 @@ export const parseOptions = (argv: ReadonlyArray<string>): Options => {
       options.env[name] = envValue
     },
     "--logs": (value) => (options.logs = resolve(value())),
+    "--compare": (value) => (options.compare = resolve(value())),
     "--startup-runs": (value, flag) => (options.startupRuns = count(flag, value())),
     "--json": (value) => (options.json = resolve(value())),
     "--profile": (value) => (options.profile = resolve(value()))

@@ -96,6 +96,16 @@ export const summarise = (results: ReadonlyArray<Measured>, options: Options) =>
         lines.push(`${INDENT}service/baseline, fastest round of each: throughput ${(s.bestRps / b.bestRps).toFixed(3)}`)
       }
     }
+    const e = byTarget.get("earlier")
+    if (e !== undefined && s !== undefined && b !== undefined) {
+      const [now, before] = [s.rps / b.rps, e.rps / b.rps]
+      lines.push(
+        `${INDENT}service against earlier (--compare): service/baseline throughput ${now.toFixed(3)} against ` +
+          `${before.toFixed(3)} (${(((now - before) / before) * 100).toFixed(1)} %), CPU per request ` +
+          `${s.cpuUs.toFixed(0)} against ${e.cpuUs.toFixed(0)} µs, peak RSS ${s.rss.toFixed(0)} against ${e.rss.toFixed(0)} MB`
+      )
+      rows.push({ workload, serviceOverEarlier: now / before })
+    }
   }
   return { lines, rows }
 }

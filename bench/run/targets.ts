@@ -1,5 +1,6 @@
 /**
- * The three targets of `bun run bench` (the service, bench/baseline.ts and bench/floor.ts): how each is started, and
+ * The targets of `bun run bench` (the service, bench/baseline.ts, bench/floor.ts, and with --compare the service of
+ * another checkout): how each is started, and
  * the check that they give the same answers, so that the comparison is of the same work.
  */
 import { join } from "node:path"
@@ -10,37 +11,47 @@ import type { Workload } from "../workloads.ts"
 import type { Options, Target } from "./options.ts"
 
 const commandFor = (target: Target, options: Options): Array<string> =>
-  target !== "service"
-    ? [process.execPath, join(BENCH, `${target}.ts`)]
-    : options.binary !== undefined
-      ? [options.binary]
-      : options.profile !== undefined
-        ? [
-            process.execPath,
-            "--cpu-prof",
-            "--cpu-prof-md",
-            `--cpu-prof-dir=${options.profile}`,
-            join(ROOT, "src/main.ts")
-          ]
-        : [process.execPath, join(ROOT, "src/main.ts")]
+  target === "earlier"
+    ? [process.execPath, join(options.compare ?? fail("no --compare DIR"), "src/main.ts")]
+    : target !== "service"
+      ? [process.execPath, join(BENCH, `${target}.ts`)]
+      : options.binary !== undefined
+        ? [options.binary]
+        : options.profile !== undefined
+          ? [
+              process.execPath,
+              "--cpu-prof",
+              "--cpu-prof-md",
+              `--cpu-prof-dir=${options.profile}`,
+              join(ROOT, "src/main.ts")
+            ]
+          : [process.execPath, join(ROOT, "src/main.ts")]
 
 let logCount = 0
-/** Starts a target fresh; `label` (the workload, or "check") names its log file under --logs. */
-export const startTarget = (target: Target, options: Options, label: string): Promise<Server> =>
+/**
+ * Starts a target fresh, its stdout (the request log) written to a file in `logs` (--logs, or the run's temporary
+ * folder), as a deployment writes it; `label` (the workload, or "check") names the file.
+ */
+export const startTarget = (target: Target, options: Options, label: string, logs: string): Promise<Server> =>
   startServer({
     name: target,
     command: commandFor(target, options),
-    // --env is for the service only: the references stay as they are
-    env: target === "service" ? { ...LOAD_ENV, ...options.env } : LOAD_ENV,
-    stdout: options.logs === undefined ? "ignore" : Bun.file(join(options.logs, `${++logCount}-${label}-${target}.log`))
+    // --env is for the services only: the references stay as they are
+    env: target === "service" || target === "earlier" ? { ...LOAD_ENV, ...options.env } : LOAD_ENV,
+    stdout: Bun.file(join(options.logs ?? logs, `${++logCount}-${label}-${target}.log`))
   })
 
 /**
  * Posts the first 60 requests of each workload to all targets and fails unless every answer is a 200 and, generated
  * user agents aside, the answers are byte-identical.
  */
-export const sampleCheck = async (files: Map<Workload, string>, options: Options, targets: ReadonlyArray<Target>) => {
-  const started = await Promise.allSettled(targets.map((target) => startTarget(target, options, "check")))
+export const sampleCheck = async (
+  files: Map<Workload, string>,
+  options: Options,
+  targets: ReadonlyArray<Target>,
+  logs: string
+) => {
+  const started = await Promise.allSettled(targets.map((target) => startTarget(target, options, "check", logs)))
   const servers = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []))
   try {
     // the ones that did start are stopped below when another did not

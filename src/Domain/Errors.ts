@@ -23,7 +23,7 @@ const fields = {
 type Fields = { readonly message: string; readonly details?: ReadonlyArray<Detail> }
 
 /** Only a 429 says more than a message: when to come back, in whole seconds, as its `Retry-After` says. */
-const retryAfterSeconds = Schema.Int.annotate({
+const retryAfterSeconds = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).annotate({
   description: "Whole seconds until a request can succeed again; the same as the Retry-After header",
   examples: [1]
 })
@@ -90,6 +90,16 @@ export class InvalidValue extends Schema.TaggedError<InvalidValue>()("InvalidVal
 export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", { ...fields, retryAfterSeconds }) {}
 export class InternalError extends Schema.TaggedError<InternalError>()("InternalError", fields) {}
 export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", fields) {}
+
+/**
+ * The mark of a request field, or of a check on it, whose failure means "a value was given but is not allowed":
+ * 422 invalid_value rather than 400. A tool marks its own fields (`{ [INVALID_VALUE]: true }` as an annotation);
+ * the edge's schema-error mapping reads the mark and knows no tool by name.
+ */
+export const INVALID_VALUE = Symbol.for("tools-api/InvalidValue")
+
+export const isInvalidValue = (annotations: Readonly<Record<PropertyKey, unknown>> | undefined): boolean =>
+  annotations?.[INVALID_VALUE] === true
 
 export const InvalidRequestWire = wire(InvalidRequest, {
   status: 400,

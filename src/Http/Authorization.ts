@@ -3,9 +3,9 @@
  * body checks (400/413), so an unauthenticated request with a broken body gets 401, never 400. Every `/v1` answer
  * to a known caller carries the rate-limit headers.
  */
-import { Clock, Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer, Redacted } from "effect"
 import { HttpServerRequest, type HttpServerResponse } from "effect/http"
-import { Authorization, Caller } from "../Api.ts"
+import { Authorization } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
 import { type InvalidRequest, type PayloadTooLarge, RateLimited, Unauthorized } from "../Domain/Errors.ts"
 import { ApiKeyStore } from "../Services/ApiKeyStore.ts"
@@ -13,12 +13,11 @@ import { type RateLimitDecision, RateLimiter } from "../RateLimit/RateLimiter.ts
 import { checkBody } from "./Body.ts"
 import { clientAddress, PeerAddress } from "./ClientAddress.ts"
 import { countAuthFailure, countRateLimited } from "./Metrics.ts"
-import { noteCaller, noteHeaders } from "./RequestNotes.ts"
+import { addHeaders, type Note, RequestNote } from "./RequestNote.ts"
 
 /** Why a request goes no further than this middleware. */
 type Rejected = Unauthorized | RateLimited | InvalidRequest | PayloadTooLarge
 
-const BEARER = /^bearer(?:[ \t]+(.*))?$/i
 const REALM = 'Bearer realm="tools-api"'
 
 const seconds = (n: number) => `${n} second${n === 1 ? "" : "s"}`
@@ -41,6 +40,7 @@ export const AuthorizationLive = Layer.effect(
     /** No usable key: 401, or 429 once the client's address is over its failed-authentication budget. */
     const refuse = (
       request: HttpServerRequest.HttpServerRequest,
+      note: Note,
       peer: string | undefined,
       keySent: boolean
     ): Effect.Effect<never, Unauthorized | RateLimited> => {
@@ -49,14 +49,14 @@ export const AuthorizationLive = Layer.effect(
         limiter.recordAuthFailure(clientAddress(request, peer, trustProxy)),
         (decision): Effect.Effect<never, Unauthorized | RateLimited> => {
           if (decision.allowed) {
-            noteHeaders(request, { "www-authenticate": keySent ? `${REALM}, error="invalid_token"` : REALM })
+            addHeaders(note, { "www-authenticate": keySent ? `${REALM}, error="invalid_token"` : REALM })
             const message = keySent
               ? "The API key is not valid; send a valid key as Authorization: Bearer <key>"
               : "Send an API key as Authorization: Bearer <key>"
             return Effect.fail(new Unauthorized({ message }))
           }
           countRateLimited("address")
-          noteHeaders(request, { "retry-after": String(decision.retryAfterSeconds) })
+          addHeaders(note, { "retry-after": String(decision.retryAfterSeconds) })
           const retry = seconds(decision.retryAfterSeconds)
           return Effect.fail(
             new RateLimited({
@@ -71,17 +71,18 @@ export const AuthorizationLive = Layer.effect(
     /** A known caller: one token (429 without), the rate-limit headers either way, then the body checks. */
     const admit = (
       request: HttpServerRequest.HttpServerRequest,
+      note: Note,
       caller: { readonly id: string; readonly bucket: string }
     ): Effect.Effect<void, RateLimited | InvalidRequest | PayloadTooLarge> => {
-      noteCaller(request, caller.id)
+      note.keyId = caller.id
       return Effect.flatMap(limiter.take(caller.bucket), (decision) =>
         Effect.flatMap(
           Clock.currentTimeMillis,
           (now): Effect.Effect<void, RateLimited | InvalidRequest | PayloadTooLarge> => {
-            noteHeaders(request, rateLimitHeaders(decision, now))
+            addHeaders(note, rateLimitHeaders(decision, now))
             if (decision.allowed) return checkBody(request, maxBodyBytes)
             countRateLimited("key")
-            noteHeaders(request, { "retry-after": String(decision.retryAfterSeconds) })
+            addHeaders(note, { "retry-after": String(decision.retryAfterSeconds) })
             const retry = seconds(decision.retryAfterSeconds)
             return Effect.fail(
               new RateLimited({
@@ -95,17 +96,17 @@ export const AuthorizationLive = Layer.effect(
     }
 
     return Authorization.of({
-      // The framework's credential drops the scheme's case rules; the header is read here, as the contract says.
-      bearer: (httpEffect) =>
+      // The framework reads the credential (the scheme in any case, as RFC 9110 and the contract say); an empty one
+      // is no key.
+      bearer: (httpEffect, { credential }) =>
         Effect.withFiber(
           (fiber): Effect.Effect<HttpServerResponse.HttpServerResponse, Effect.Error<typeof httpEffect> | Rejected> => {
             const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
-            const key = BEARER.exec(request.headers.authorization ?? "")?.[1]?.trim() ?? ""
+            const note = Context.getUnsafe(fiber.context, RequestNote)
+            const key = Redacted.value(credential)
             const caller = key === "" ? undefined : keys.authenticate(key)
-            if (caller === undefined) return refuse(request, Context.get(fiber.context, PeerAddress), key !== "")
-            return Effect.flatMap(admit(request, caller), () =>
-              Effect.provideService(httpEffect, Caller, { id: caller.id })
-            )
+            if (caller === undefined) return refuse(request, note, Context.get(fiber.context, PeerAddress), key !== "")
+            return Effect.andThen(admit(request, note, caller), httpEffect)
           }
         )
     })

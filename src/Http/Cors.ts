@@ -5,7 +5,7 @@
  */
 import { HttpServerResponse } from "effect/http"
 import type { CorsOrigins } from "../Config.ts"
-import { knownRoutes, routeOf } from "./Routes.ts"
+import type { Routes } from "./Routes.ts"
 
 const EXPOSED = [
   "RateLimit-Policy",
@@ -16,6 +16,9 @@ const EXPOSED = [
   "Retry-After",
   "X-Request-Id"
 ].join(", ")
+
+/** Every request header the API reads: a browser app sending one of them must not be blocked by its preflight. */
+const ALLOWED_HEADERS = ["Authorization", "Content-Type", "X-Request-Id", "traceparent"].join(", ")
 
 /** The origin to allow for a request from `origin`, or undefined when it gets no CORS headers. */
 const allowed = (origins: CorsOrigins, origin: string | undefined): string | undefined => {
@@ -34,21 +37,22 @@ export const corsHeaders = (origins: CorsOrigins, origin: string | undefined): R
 /** The 204 answer to an allowed origin's preflight on an API path; undefined when the request is not one. */
 export const preflight = (
   origins: CorsOrigins,
+  routes: Routes,
   method: string,
   path: string,
   headers: Readonly<Record<string, string | undefined>>
 ): HttpServerResponse.HttpServerResponse | undefined => {
   if (method !== "OPTIONS" || headers["access-control-request-method"] === undefined) return undefined
   const allow = allowed(origins, headers.origin)
-  const route = routeOf(path)
+  const route = routes.routeOf(path)
   if (allow === undefined || route === undefined || !route.startsWith("/v1/")) return undefined
   return HttpServerResponse.empty({
     status: 204,
     headers: {
       "access-control-allow-origin": allow,
       vary: "Origin",
-      "access-control-allow-methods": (knownRoutes.get(route) ?? ["POST"]).join(", "),
-      "access-control-allow-headers": "Authorization, Content-Type",
+      "access-control-allow-methods": (routes.known.get(route) ?? ["POST"]).join(", "),
+      "access-control-allow-headers": ALLOWED_HEADERS,
       "access-control-max-age": "600"
     }
   })

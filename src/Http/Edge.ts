@@ -18,10 +18,11 @@ import {
 } from "../Domain/Errors.ts"
 import { AppConfig } from "../Config.ts"
 import { Drain } from "../Services/Drain.ts"
+import { clip } from "./Clip.ts"
 import { corsHeaders, preflight } from "./Cors.ts"
 import { observe } from "./Metrics.ts"
-import { open, type RequestNotes } from "./RequestNotes.ts"
-import { knownRoutes, pathOf, routeOf } from "./Routes.ts"
+import { type Note, open, RequestNote } from "./RequestNote.ts"
+import { ApiRoutes, pathOf, type Routes } from "./Routes.ts"
 
 const COMMON_HEADERS = { "x-content-type-options": "nosniff", "cache-control": "no-store" } as const
 
@@ -41,14 +42,14 @@ const internal = envelope(
 )
 
 /** No route for the path: 404, or 405 with `Allow` when the path has other methods. */
-const routeNotFound = (method: string, path: string): HttpServerResponse.HttpServerResponse => {
-  const route = routeOf(path)
-  const methods = route === undefined ? undefined : knownRoutes.get(route)
+const routeNotFound = (routes: Routes, method: string, path: string): HttpServerResponse.HttpServerResponse => {
+  const route = routes.routeOf(path)
+  const methods = route === undefined ? undefined : routes.known.get(route)
   if (methods === undefined || methods.includes(method)) {
-    return envelope(NotFoundWire, 404, new NotFound({ message: `No route for ${path}` }))
+    return envelope(NotFoundWire, 404, new NotFound({ message: `No route for ${clip(path)}` }))
   }
   const allow = methods.join(", ")
-  const message = `${method} is not allowed on ${path}; use ${allow}`
+  const message = `${method} is not allowed on ${clip(path)}; use ${allow}`
   return envelope(MethodNotAllowedWire, 405, new MethodNotAllowed({ message })).pipe(
     HttpServerResponse.setHeader("allow", allow)
   )
@@ -64,11 +65,12 @@ const isRouteNotFound = (cause: Cause.Cause<unknown>): boolean =>
 
 /** What the router or a handler left unanswered, as the contract's answer. */
 const answer = (
+  routes: Routes,
   request: HttpServerRequest.HttpServerRequest,
-  note: RequestNotes,
+  note: Note,
   cause: Cause.Cause<unknown>
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
-  if (isRouteNotFound(cause)) return Effect.succeed(routeNotFound(request.method, pathOf(request.url)))
+  if (isRouteNotFound(cause)) return Effect.succeed(routeNotFound(routes, request.method, pathOf(request.url)))
   if (Cause.hasInterruptsOnly(cause)) {
     const byClient = cause.reasons.some(
       (r) => r._tag === "Interrupt" && r.annotations.has(HttpServerError.ClientAbort.key)
@@ -84,32 +86,37 @@ const answer = (
 }
 
 const finish = (
+  routes: Routes,
   request: HttpServerRequest.HttpServerRequest,
-  note: RequestNotes,
+  note: Note,
   response: HttpServerResponse.HttpServerResponse,
   cors: Record<string, string> | undefined
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   const durationMs = performance.now() - note.started
   const path = pathOf(request.url)
-  observe(path, response.status, durationMs)
+  observe(routes.routeOf(path) ?? "unmatched", response.status, durationMs)
   const fields: Record<string, string | number> = {
     method: request.method,
-    path,
+    path: clip(path),
     status: response.status,
     durationMs: Math.round(durationMs * 100) / 100,
     requestId: note.requestId
   }
   if (note.keyId !== undefined) fields.keyId = note.keyId
+  // a cached answer that varies by encoding varies by origin as well: both go in its Vary
+  const vary =
+    cors !== undefined && response.headers.vary !== undefined ? `${response.headers.vary}, Origin` : undefined
   return Effect.as(
     Effect.annotateLogs(Effect.logInfo("request"), fields),
     HttpServerResponse.setHeaders(response, {
       ...COMMON_HEADERS,
-      // a response that sets its own cache lifetime keeps it (only /docs does); every other one is no-store
+      // a response that sets its own cache lifetime keeps it (/docs, /openapi.json); every other one is no-store
       ...(response.headers["cache-control"] === undefined
         ? undefined
         : { "cache-control": response.headers["cache-control"] }),
       ...note.headers,
       ...cors,
+      ...(vary === undefined ? undefined : { vary }),
       "x-request-id": note.requestId
     })
   )
@@ -118,27 +125,30 @@ const finish = (
 export const EdgeLive = HttpRouter.middleware(
   Effect.gen(function* () {
     const drain = yield* Drain
+    const routes = yield* ApiRoutes
     const { corsOrigins } = yield* AppConfig
     return (httpEffect): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled> =>
       Effect.withFiber((fiber) => {
         const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
         const note = open(request)
         const cors = corsOrigins === undefined ? undefined : corsHeaders(corsOrigins, request.headers.origin)
-        if (drain.isDraining()) return finish(request, note, draining, cors)
+        if (drain.isDraining()) return finish(routes, request, note, draining, cors)
         if (cors !== undefined) {
-          const answered = preflight(corsOrigins, request.method, pathOf(request.url), request.headers)
-          if (answered !== undefined) return finish(request, note, answered, undefined)
+          const answered = preflight(corsOrigins, routes, request.method, pathOf(request.url), request.headers)
+          if (answered !== undefined) return finish(routes, request, note, answered, undefined)
         }
         // At the drain deadline, a request still running is interrupted and answered 503.
         const entry = drain.enter(() => fiber.interruptUnsafe())
-        return Effect.matchCauseEffect(httpEffect, {
+        return Effect.matchCauseEffect(Effect.provideService(httpEffect, RequestNote, note), {
           onSuccess: (response) => {
             drain.leave(entry)
-            return finish(request, note, response, cors)
+            return finish(routes, request, note, response, cors)
           },
           onFailure: (cause) => {
             drain.leave(entry)
-            return Effect.flatMap(answer(request, note, cause), (response) => finish(request, note, response, cors))
+            return Effect.flatMap(answer(routes, request, note, cause), (response) =>
+              finish(routes, request, note, response, cors)
+            )
           }
         })
       })

@@ -5,7 +5,7 @@
 import { Context, Effect, Layer, Metric } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { AppConfig } from "../Config.ts"
-import { METRICS_PATH, routeOf } from "./Routes.ts"
+import { METRICS_PATH } from "./Routes.ts"
 
 const NO_CONTEXT = Context.empty()
 const BOUNDARIES = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
@@ -57,8 +57,7 @@ export const countAuthFailure = (): void => authFailures.updateUnsafe(1, NO_CONT
 export const countRateLimited = (reason: "key" | "address"): void => rateLimited(reason).updateUnsafe(1, NO_CONTEXT)
 
 /** One answered request, labelled by the route the router matched (`unmatched` outside the API). */
-export const observe = (path: string, status: number, durationMs: number): void => {
-  const route = routeOf(path) ?? "unmatched"
+export const observe = (route: string, status: number, durationMs: number): void => {
   requests(`${route} ${status}`).updateUnsafe(1, NO_CONTEXT)
   latency(route).updateUnsafe(durationMs / 1000, NO_CONTEXT)
 }

@@ -1,42 +1,14 @@
 /**
- * Every path the service answers and its methods, derived from the HttpApi plus the routes outside it, so 404
- * and 405 (with `Allow`) follow the API definition without a second list to keep in step.
+ * Every path the service answers and its methods, derived from the HttpApi it serves plus the routes outside it, so
+ * 404 and 405 (with `Allow`), CORS and the metrics' route labels follow the API definition without a second list.
  */
+import { Context, Layer } from "effect"
 import { HttpApi } from "effect/http-api"
-import { ToolsApi } from "../Api.ts"
 
+export const HOME_PATH = "/"
 export const OPENAPI_PATH = "/openapi.json"
 export const DOCS_PATH = "/docs"
 export const METRICS_PATH = "/metrics"
-
-const build = (): ReadonlyMap<string, ReadonlyArray<string>> => {
-  const routes = new Map<string, Array<string>>()
-  const add = (path: string, method: string) => routes.set(path, [...(routes.get(path) ?? []), method])
-  HttpApi.reflect(ToolsApi, {
-    onGroup: () => {},
-    onEndpoint: ({ endpoint }) => add(endpoint.path, endpoint.method)
-  })
-  for (const path of [OPENAPI_PATH, DOCS_PATH, METRICS_PATH]) add(path, "GET")
-  return routes
-}
-
-/** Path to the methods it has. */
-export const knownRoutes = build()
-
-/** The API's own endpoints, `METHOD path` to the endpoint's name, for tests and clients that walk the API. */
-export const endpoints = (): ReadonlyArray<{
-  readonly method: string
-  readonly path: string
-  readonly name: string
-}> => {
-  const found: Array<{ method: string; path: string; name: string }> = []
-  HttpApi.reflect(ToolsApi, {
-    onGroup: () => {},
-    onEndpoint: ({ endpoint }) =>
-      found.push({ method: endpoint.method, path: endpoint.path, name: endpoint.identifier })
-  })
-  return found
-}
 
 /**
  * A path as the router compares it: ended at a ";" as at a "?" (`/docs;jsessionid=1` is `/docs`), duplicate and
@@ -54,14 +26,34 @@ const canonical = (path: string): string => {
   return text.toLowerCase()
 }
 
-const byCanonical: ReadonlyMap<string, string> = new Map([...knownRoutes.keys()].map((path) => [canonical(path), path]))
+/** The API served and its routes: path to methods, and the route a request path reaches. */
+export interface Routes {
+  readonly api: HttpApi.HttpApi<string, any>
+  readonly known: ReadonlyMap<string, ReadonlyArray<string>>
+  /**
+   * The known route a request path reaches, matched the way the router matches (`//v1/tools/wage-estimator/` is
+   * served as `/v1/tools/wage-estimator`), so its 405, `Allow` and metrics label agree with what the router serves.
+   */
+  readonly routeOf: (path: string) => string | undefined
+}
 
-/**
- * The known route a request path reaches, matched the way the router matches (`//v1/tools/wage-estimator/` is
- * served as `/v1/tools/wage-estimator`), so its 405, `Allow` and metrics label agree with what the router serves.
- */
-export const routeOf = (path: string): string | undefined =>
-  knownRoutes.has(path) ? path : byCanonical.get(canonical(path))
+export const makeRoutes = (api: HttpApi.HttpApi<string, any>): Routes => {
+  const known = new Map<string, Array<string>>()
+  const add = (path: string, method: string) => known.set(path, [...(known.get(path) ?? []), method])
+  HttpApi.reflect(api, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => add(endpoint.path, endpoint.method)
+  })
+  for (const path of [HOME_PATH, OPENAPI_PATH, DOCS_PATH, METRICS_PATH]) add(path, "GET")
+  const byCanonical = new Map([...known.keys()].map((path) => [canonical(path), path]))
+  return { api, known, routeOf: (path) => (known.has(path) ? path : byCanonical.get(canonical(path))) }
+}
+
+/** The routes of the API being served, for the edge, CORS, metrics and the documents. */
+export class ApiRoutes extends Context.Service<ApiRoutes, Routes>()("app/ApiRoutes") {
+  static readonly layer = (api: HttpApi.HttpApi<string, any>): Layer.Layer<ApiRoutes> =>
+    Layer.succeed(ApiRoutes, makeRoutes(api))
+}
 
 export const pathOf = (url: string): string => {
   const query = url.indexOf("?")

@@ -1,13 +1,13 @@
 /**
  * A payload that does not match its schema, as the contract's error: the first failing field names the path and
- * says in a sentence what is allowed; a wage amount that is given but wrong is a 422, anything else a 400.
+ * says in a sentence what is allowed; a value given but not allowed (a field a tool marks `INVALID_VALUE`, such as a
+ * wage amount) is a 422, anything else a 400.
  * A response that does not match its own schema is a bug: it stays a defect, answered 500 by the edge.
  */
 import { Effect, type SchemaAST, type SchemaIssue } from "effect"
 import { HttpApiMiddleware } from "effect/http-api"
 import { RequestErrors } from "../Api.ts"
-import { InvalidRequest, InvalidValue } from "../Domain/Errors.ts"
-import { isAmount } from "../Domain/Wage.ts"
+import { InvalidRequest, InvalidValue, isInvalidValue } from "../Domain/Errors.ts"
 import { clip } from "./Clip.ts"
 
 const show = (value: unknown): string => {
@@ -52,59 +52,59 @@ const discriminator = (ast: SchemaAST.Union): { key: PropertyKey; allowed: strin
 interface Failure {
   readonly path: ReadonlyArray<PropertyKey>
   readonly message: string
-  readonly amount: boolean
+  readonly marked: boolean
 }
 
 const messageOf = (annotations: { readonly message?: unknown } | undefined): string | undefined =>
   typeof annotations?.message === "string" ? annotations.message : undefined
 
 /** The first failure in the issue tree, with the path that leads to it. */
-const first = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>, amount: boolean): Failure => {
+const first = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>, marked: boolean): Failure => {
   switch (issue._tag) {
     case "Pointer":
-      return first(issue.issue, [...path, ...issue.path], amount)
+      return first(issue.issue, [...path, ...issue.path], marked)
     case "Filter":
       return first(
         issue.issue,
         path,
-        amount || isAmount(issue.filter.annotations as Readonly<Record<PropertyKey, unknown>> | undefined)
+        marked || isInvalidValue(issue.filter.annotations as Readonly<Record<PropertyKey, unknown>> | undefined)
       )
     case "Encoding": {
-      // A field's own annotations (an amount's message and mark) stand over its JSON codec's failure.
+      // A field's own annotations (a marked's message and mark) stand over its JSON codec's failure.
       const annotations = issue.ast.annotations as Readonly<Record<PropertyKey, unknown>> | undefined
-      const inner = first(issue.issue, path, amount || isAmount(annotations))
+      const inner = first(issue.issue, path, marked || isInvalidValue(annotations))
       const message = messageOf(annotations)
       return message === undefined || inner.path.length !== path.length ? inner : { ...inner, message }
     }
     case "Composite":
-      return first(issue.issues[0], path, amount)
+      return first(issue.issues[0], path, marked)
     case "AnyOf": {
       const [member] = issue.issues
-      if (member !== undefined) return first(member, path, amount)
+      if (member !== undefined) return first(member, path, marked)
       const tag = discriminator(issue.ast)
       const input = issue.input as Record<PropertyKey, unknown> | undefined
       if (tag !== undefined && typeof input === "object" && input !== null) {
-        return { path: [...path, tag.key], message: `must be ${tag.allowed}, got ${show(input[tag.key])}`, amount }
+        return { path: [...path, tag.key], message: `must be ${tag.allowed}, got ${show(input[tag.key])}`, marked }
       }
       const allowed = literals(issue.ast)
       const message = messageOf(issue.ast.annotations) ?? `must be ${allowed ?? "another value"}`
-      return { path, message: allowed === undefined ? message : `${message}, got ${show(issue.input)}`, amount }
+      return { path, message: allowed === undefined ? message : `${message}, got ${show(issue.input)}`, marked }
     }
     case "MissingKey":
-      return { path, message: issue.annotations?.messageMissingKey ?? "is required", amount: false }
+      return { path, message: issue.annotations?.messageMissingKey ?? "is required", marked: false }
     case "InvalidType":
       return {
         path,
         message: messageOf(issue.ast.annotations) ?? `must be ${TYPE_NAMES[issue.ast._tag] ?? "of another type"}`,
-        amount: amount || isAmount(issue.ast.annotations as Readonly<Record<PropertyKey, unknown>> | undefined)
+        marked: marked || isInvalidValue(issue.ast.annotations as Readonly<Record<PropertyKey, unknown>> | undefined)
       }
     case "InvalidValue":
-      return { path, message: messageOf(issue.annotations) ?? "is not an allowed value", amount }
+      return { path, message: messageOf(issue.annotations) ?? "is not an allowed value", marked }
     case "UnexpectedKey":
-      return { path, message: "is not allowed", amount }
+      return { path, message: "is not allowed", marked }
     case "Forbidden":
     case "OneOf":
-      return { path, message: "is not allowed", amount }
+      return { path, message: "is not allowed", marked }
   }
 }
 
@@ -114,12 +114,12 @@ export const fromSchemaIssue = (issue: SchemaIssue.Issue): InvalidRequest | Inva
   if (failure.path.length === 0) return new InvalidRequest({ message: failure.message })
   const path = failure.path.map(String).join(".")
   const fields = { message: `${path} ${failure.message}`, details: [{ path, message: failure.message }] }
-  return failure.amount ? new InvalidValue(fields) : new InvalidRequest(fields)
+  return failure.marked ? new InvalidValue(fields) : new InvalidRequest(fields)
 }
 
 export const RequestErrorsLive = HttpApiMiddleware.layerSchemaErrorTransform(RequestErrors, (error) =>
   error.kind === "Body" || error.kind === "ResponseHeaders"
     ? Effect.die(error)
-    : // InvalidValue is declared on the wage endpoint only, the one place it can arise; the encoder finds it there.
+    : // InvalidValue is declared by each endpoint with a marked field, where alone it can arise; the encoder finds it there.
       Effect.fail(fromSchemaIssue(error.cause.issue) as InvalidRequest)
 )

@@ -62,14 +62,18 @@ describe("HttpApiClient against a real server", () => {
     expect(tags).toBe("Unauthorized")
     const errors = await withClient(ERRORS_KEY, (client) =>
       Effect.all([
+        // @ts-expect-error neither field: the payload type is one form or the other (tsc -p . checks this line)
         failureTag(client.tools.wageEstimator({ payload: {} })),
+        // @ts-expect-error both fields
+        failureTag(client.tools.wageEstimator({ payload: { hourlyWage: 1, annualSalary: 2080 } })),
         failureTag(client.tools.wageEstimator({ payload: { hourlyWage: -1 } })),
         failureTag(client.tools.userAgentParser({ payload: { operation: "parse", userAgent: "a".repeat(600) } }))
       ])
     )
-    // the client checks a payload against the schema before sending: neither form of the wage, or a value out of
-    // bounds, never leaves the process; a body over the server's limit is the server's 413
-    expect(errors).toEqual(["SchemaError", "SchemaError", "PayloadTooLarge"])
+    // the client checks a payload against the schema before sending: neither form of the wage, both, or a value out
+    // of bounds, never leaves the process (an untyped caller gets the same refusal); a body over the server's limit
+    // is the server's 413
+    expect(errors).toEqual(["SchemaError", "SchemaError", "SchemaError", "PayloadTooLarge"])
     // five a minute: the sixth request is refused, and the error says when to come back
     const limited = await withClient(LIMITED_KEY, (client) =>
       Effect.flip(Effect.repeat(client.tools.wageEstimator({ payload: { hourlyWage: 1 } }), { times: 5 }))

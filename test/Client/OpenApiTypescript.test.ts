@@ -64,5 +64,5 @@ describe("openapi-typescript", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
-  })
+  }, 60_000) // two tsc runs in child processes: seconds on a busy 2-core machine
 })

@@ -3,7 +3,7 @@
  * memory store, on TestClock time: exact refills, whole seconds rounded up, and never more than the rate allows.
  */
 import { describe, expect, test } from "bun:test"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
 import { type RateLimitDecision, RateLimiter } from "../../src/RateLimit/RateLimiter.ts"
@@ -22,8 +22,9 @@ const decisions = (capacity: number, steps: ReadonlyArray<readonly [waitMs: numb
       }
       return out
     }).pipe(
-      Effect.provide(RateLimiter.Test({ perMinute: capacity, authFailuresPerMinute: 1 })),
-      Effect.provide(TestClock.layer())
+      Effect.provide(
+        Layer.merge(RateLimiter.Test({ perMinute: capacity, authFailuresPerMinute: 1 }), TestClock.layer())
+      )
     )
   )
 const last = async (capacity: number, steps: ReadonlyArray<readonly [number, number]>) =>

@@ -34,7 +34,9 @@ describe("an allowed origin", () => {
       expect(response.headers.get("access-control-allow-origin")).toBe(APP_ORIGIN)
       expect(response.headers.get("vary")).toBe("Origin")
       expect(response.headers.get("access-control-allow-methods")).toBe("POST")
-      expect(response.headers.get("access-control-allow-headers")).toBe("Authorization, Content-Type")
+      expect(response.headers.get("access-control-allow-headers")).toBe(
+        "Authorization, Content-Type, X-Request-Id, traceparent"
+      )
       expect(response.headers.get("access-control-max-age")).toBe("600")
       expect(response.headers.get("x-request-id")).not.toBeNull()
       expect(await response.text()).toBe("")

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test"
 import { Effect, Layer } from "effect"
-import { UserAgents } from "../../src/Services/UserAgents.ts"
-import { Wages } from "../../src/Services/Wages.ts"
+import { UserAgents } from "../../src/Tools/UserAgent/UserAgents.ts"
+import { Wages } from "../../src/Tools/Wage/Wages.ts"
 import { CHROME_WINDOWS, errorOf, json, KEY, makeTestApp, UA_PATH, WAGE_PATH } from "../support/TestApp.ts"
 
 const app = makeTestApp({ perMinute: 10_000, env: { MAX_BODY_BYTES: "256" } })
@@ -10,7 +10,7 @@ afterAll(() => app.dispose())
 describe("routing", () => {
   test("an unknown path is 404 with the envelope", async () => {
     for (const [method, path] of [
-      ["GET", "/"],
+      ["GET", "/nope"],
       ["POST", "/v1/tools/unknown"],
       ["GET", "/v2/tools/wage-estimator"]
     ]) {
@@ -30,6 +30,25 @@ describe("routing", () => {
     const health = await app.request("/health", { method: "POST" })
     await errorOf(health, 405, "method_not_allowed")
     expect(health.headers.get("allow")).toBe("GET")
+  })
+})
+
+describe("long paths", () => {
+  test("a message quotes at most 64 characters of the path, cut with an ellipsis, however long it is", async () => {
+    const long = `/${"a".repeat(15_000)}`
+    const response = await app.request(long)
+    const text = await response.clone().text()
+    expect(text.length).toBeLessThan(300)
+    const error = await errorOf(response, 404, "not_found")
+    expect(error.message).toBe(`No route for ${long.slice(0, 64)}…`)
+    // a path that reaches a route however long it is spelled: its 405 is clipped the same way
+    const slashes = `${"/".repeat(15_000)}v1/tools/wage-estimator`
+    const get = await app.request(slashes)
+    const refused = await errorOf(get, 405, "method_not_allowed")
+    expect(refused.message).toBe(`GET is not allowed on ${"/".repeat(64)}…; use POST`)
+    // at 64 characters or fewer the path is quoted whole
+    const short = `/${"b".repeat(63)}`
+    expect((await errorOf(await app.request(short), 404, "not_found")).message).toBe(`No route for ${short}`)
   })
 })
 

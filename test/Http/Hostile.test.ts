@@ -6,7 +6,8 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test"
 import * as fc from "fast-check"
 import { MAX_JSON_DEPTH } from "../../src/Http/Body.ts"
-import { endpoints } from "../../src/Http/Routes.ts"
+import { ToolsApi } from "../../src/Api.ts"
+import { makeRoutes } from "../../src/Http/Routes.ts"
 import { expectWithinContract } from "../support/Contract.ts"
 import { errorOf, json, KEY, makeTestApp, UA_PATH, WAGE_PATH } from "../support/TestApp.ts"
 
@@ -33,9 +34,7 @@ const noPollution = () => {
 afterEach(noPollution)
 
 /** Every endpoint that takes a body, from the API. */
-const PATHS = endpoints()
-  .filter((endpoint) => endpoint.method === "POST")
-  .map((endpoint) => endpoint.path)
+const PATHS = [...makeRoutes(ToolsApi).known].filter(([, methods]) => methods.includes("POST")).map(([path]) => path)
 
 /** POSTs raw bytes or text with the key, and checks the answer is within the contract. */
 const send = async (

@@ -50,6 +50,20 @@ describe("the request log line", () => {
     }
   })
 
+  test("quotes at most 64 characters of a long path, cut with an ellipsis", async () => {
+    const logs: Array<string> = []
+    const app = makeTestApp({ logs })
+    try {
+      const long = `/${"a".repeat(15_000)}`
+      expect((await app.request(long)).status).toBe(404)
+      const [line] = requestLines(logs)
+      expect(line.annotations.path).toBe(`${long.slice(0, 64)}…`)
+      expect(logs.join("\n").length).toBeLessThan(1_000)
+    } finally {
+      await app.dispose()
+    }
+  })
+
   test("LOG_LEVEL above info writes no request line; LOG_FORMAT=pretty writes one for people", async () => {
     const quiet: Array<string> = []
     const warning = makeTestApp({ logs: quiet, env: { LOG_LEVEL: "warning" } })

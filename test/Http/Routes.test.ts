@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, test } from "bun:test"
-import { routeOf } from "../../src/Http/Routes.ts"
+import { ToolsApi } from "../../src/Api.ts"
+import { makeRoutes } from "../../src/Http/Routes.ts"
 import { makeTestApp, WAGE_PATH } from "../support/TestApp.ts"
 
+const { routeOf } = makeRoutes(ToolsApi)
 const app = makeTestApp()
 afterAll(() => app.dispose())
 

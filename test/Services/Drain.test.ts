@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test"
-import { Duration, Effect, Exit, Fiber } from "effect"
+import { Duration, Effect, Exit, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { Drain } from "../../src/Services/Drain.ts"
 
 const run = <A>(effect: Effect.Effect<A, never, Drain>) =>
-  Effect.runPromise(effect.pipe(Effect.provide(Drain.layer), Effect.provide(TestClock.layer())))
+  Effect.runPromise(effect.pipe(Effect.provide(Layer.merge(Drain.layer, TestClock.layer()))))
 
 /** The fiber's exit if it has finished, else undefined. */
 const poll = <A, E>(fiber: Fiber.Fiber<A, E>) => Effect.sync(() => fiber.pollUnsafe())

@@ -18,7 +18,7 @@ const run = <A, E>(
   effect: Effect.Effect<A, E, RateLimiter>,
   options: RateLimiterOptions = defaults,
   store: RateLimiterStore["Service"] = makeMemoryStore()
-) => Effect.runPromise(effect.pipe(Effect.provide(RateLimiter.Test(options, store)), Effect.provide(TestClock.layer())))
+) => Effect.runPromise(effect.pipe(Effect.provide(Layer.merge(RateLimiter.Test(options, store), TestClock.layer()))))
 
 const advance = (ms: number) => TestClock.adjust(`${ms} millis`)
 

@@ -66,7 +66,7 @@ describe("Effect's Redis store", () => {
           return out
         })
         const on = (limiter: Layer.Layer<RateLimiter>) =>
-          Effect.runPromise(script.pipe(Effect.provide(limiter), Effect.provide(TestClock.layer())))
+          Effect.runPromise(script.pipe(Effect.provide(Layer.merge(limiter, TestClock.layer()))))
         const options = perMinute(capacity)
         expect(await on(await shared(options))).toEqual(await on(RateLimiter.Test(options)))
       }),

@@ -6,7 +6,7 @@
 import { Exit, Schema } from "effect"
 import { HttpApi } from "effect/http-api"
 import { ToolsApi } from "../../src/Api.ts"
-import { DOCS_PATH, OPENAPI_PATH, routeOf } from "../../src/Http/Routes.ts"
+import { DOCS_PATH, makeRoutes, OPENAPI_PATH } from "../../src/Http/Routes.ts"
 
 export const CODES: Readonly<Record<number, string>> = {
   400: "invalid_request",
@@ -69,6 +69,7 @@ const isEnvelope = (body: any, code: string): boolean => {
 }
 
 /** The known route a request target reaches, as URL parsing and then the router see it. */
+const { routeOf } = makeRoutes(ToolsApi)
 const routeFor = (target: string): string | undefined => routeOf(new URL(`http://localhost${target}`).pathname)
 
 /** The success shape of the route the request reached: an endpoint's, or the OpenAPI document. */
@@ -91,8 +92,9 @@ export const problemWith = (answer: Answer, request: Sent) => {
   const describe = `${request.method} ${request.path.slice(0, 80)} -> ${status} ${body.slice(0, 300)}`
   if (status >= 500 && !(status === 503 && request.draining === true)) return `a ${status}: ${describe}`
   if (headers.get("x-content-type-options") !== "nosniff") return `no nosniff: ${describe}`
-  // the docs page may be cached for an hour; every other answer, its errors included, is no-store
-  const docs = routeFor(request.path) === DOCS_PATH && (status === 200 || status === 304)
+  // the docs page and the OpenAPI document may be cached for an hour; every other answer, errors included, is no-store
+  const cached = [DOCS_PATH, OPENAPI_PATH].includes(routeFor(request.path) ?? "")
+  const docs = cached && (status === 200 || status === 304)
   if (headers.get("cache-control") !== (docs ? "public, max-age=3600" : "no-store")) {
     return `wrong Cache-Control (${headers.get("cache-control")}): ${describe}`
   }
@@ -100,7 +102,7 @@ export const problemWith = (answer: Answer, request: Sent) => {
   if (request.method === "HEAD") return body === "" ? undefined : `a HEAD with a body: ${describe}`
   const type = headers.get("content-type") ?? ""
   const route = routeFor(request.path)
-  if (status === 200 && (route === "/docs" || route === "/metrics")) return undefined
+  if (status === 200 && (route === "/" || route === "/docs" || route === "/metrics")) return undefined
   if (!type.startsWith("application/json")) return `not JSON (${type}): ${describe}`
   let parsed: unknown
   try {

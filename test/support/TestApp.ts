@@ -6,15 +6,17 @@ import { Console, Effect, Layer, References } from "effect"
 import type { LogLevel } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { AppConfig, type Env } from "../../src/Config.ts"
-import { HttpLive } from "../../src/Http.ts"
+import { makeApi, ToolsApi } from "../../src/Api.ts"
+import { makeHttp } from "../../src/Http.ts"
 import { LoggerLive } from "../../src/Platform/Logger.ts"
 import { ApiKeyStore } from "../../src/Services/ApiKeyStore.ts"
 import { Drain } from "../../src/Services/Drain.ts"
 import { makeMemoryStore } from "../../src/RateLimit/MemoryStore.ts"
 import { RateLimiter } from "../../src/RateLimit/RateLimiter.ts"
-import { ToolsLive } from "../../src/Services/Tools.ts"
-import type { UserAgents } from "../../src/Services/UserAgents.ts"
-import type { Wages } from "../../src/Services/Wages.ts"
+import { tools as allTools } from "../../src/Tools/index.ts"
+import * as Tool from "../../src/Tools/Tool.ts"
+import type { UserAgents } from "../../src/Tools/UserAgent/UserAgents.ts"
+import type { Wages } from "../../src/Tools/Wage/Wages.ts"
 
 export const KEY = "test-key-0123456789abcdef"
 export const OTHER_KEY = "test-key-other-9876543210"
@@ -26,6 +28,8 @@ export interface TestAppOptions {
   /** The rate limiter's cap on each table (keys, addresses). */
   readonly maxEntries?: number
   readonly env?: Env
+  /** The tools served (default: the service's own list), e.g. with a toy tool added. */
+  readonly tools?: Tool.Tools
   /** Replace a service, e.g. one that dies, to reach the 500 path. */
   readonly services?: Layer.Layer<UserAgents | Wages>
   /** Logs are off unless a test asks for them. */
@@ -63,9 +67,10 @@ export const makeTestApp = (options: TestAppOptions = {}) => {
     ApiKeyStore.fromKeys(options.keys ?? [KEY, OTHER_KEY]),
     Layer.succeed(RateLimiter, limiter),
     Layer.succeed(Drain, drain),
-    options.services ?? ToolsLive
+    options.services ?? Tool.servicesLayer(options.tools ?? allTools)
   ).pipe(Layer.provideMerge(config))
-  const layer = HttpLive.pipe(
+  const api = options.tools === undefined ? ToolsApi : makeApi(options.tools)
+  const layer = makeHttp(api, options.tools ?? allTools).pipe(
     Layer.provide(services),
     Layer.provide(HttpServer.layerServices),
     // Merged, not only provided: the handler runs each request in the context the layer outputs.

@@ -15,12 +15,12 @@ import {
   estimate,
   type Estimates,
   HOURS_PER_YEAR,
-  isAmount,
   MAX_ANNUAL_SALARY,
   MAX_HOURLY_WAGE,
   toRatio,
   WageRequest
-} from "../../src/Domain/Wage.ts"
+} from "../../../src/Tools/Wage/Wage.ts"
+import { isInvalidValue as isAmount } from "../../../src/Domain/Errors.ts"
 
 // ---------------------------------------------------------------------------------------------------------------
 // Independent exact reference
@@ -418,7 +418,7 @@ describe("WageRequest: the value", () => {
     })
 
     test(`${field}: the smallest positive number is accepted`, () => {
-      expect(decoded({ [field]: 5e-324 })).toEqual({ [field]: 5e-324 })
+      expect(decoded({ [field]: 5e-324 })).toEqual({ [field]: 5e-324 } as WageRequest)
     })
   }
 

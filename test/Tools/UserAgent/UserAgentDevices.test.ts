@@ -5,8 +5,8 @@
  */
 import { describe, expect, test } from "bun:test"
 import { readFileSync } from "node:fs"
-import { androidClass, androidModel, isFeaturePhone, isTv } from "../../src/Domain/UserAgentDevices.ts"
-import { parseUserAgent } from "../../src/Domain/UserAgentNormalise.ts"
+import { androidClass, androidModel, isFeaturePhone, isTv } from "../../../src/Tools/UserAgent/UserAgentDevices.ts"
+import { parseUserAgent } from "../../../src/Tools/UserAgent/UserAgentNormalise.ts"
 
 interface LongTail {
   readonly ua: string
@@ -17,7 +17,7 @@ interface LongTail {
 }
 
 const cases: ReadonlyArray<LongTail> = readFileSync(
-  new URL("../fixtures/long-tail.jsonl", import.meta.url).pathname,
+  new URL("../../fixtures/long-tail.jsonl", import.meta.url).pathname,
   "utf8"
 )
   .split("\n")

@@ -4,6 +4,7 @@
  * and no binary-float error can move a cent.
  */
 import { Schema, SchemaTransformation } from "effect"
+import { INVALID_VALUE } from "../../Domain/Errors.ts"
 
 export const HOURS_PER_DAY = 8
 export const DAYS_PER_WEEK = 5
@@ -12,14 +13,11 @@ export const HOURS_PER_YEAR = HOURS_PER_DAY * DAYS_PER_WEEK * WEEKS_PER_YEAR
 export const MAX_HOURLY_WAGE = 1_000_000_000
 export const MAX_ANNUAL_SALARY = MAX_HOURLY_WAGE * HOURS_PER_YEAR
 
-const AMOUNT = Symbol.for("tools-api/Wage/amount")
-
 /**
- * Whether a failed check or field is a wage amount's, whose failures are 422 (a value given but wrong), not 400:
- * the amount check below, or an amount field itself (JSON's 1e400 is Infinity, which the JSON codec refuses).
+ * A wage amount's failures are 422 (a value given but wrong), not 400: the amount check below, and each amount field
+ * itself (JSON's 1e400 is Infinity, which the JSON codec refuses), carry the shared mark.
  */
-export const isAmount = (annotations: Readonly<Record<PropertyKey, unknown>> | undefined): boolean =>
-  annotations?.[AMOUNT] === true
+const AMOUNT = INVALID_VALUE
 
 const amountProblem = (value: unknown, max: number): string | undefined => {
   if (typeof value !== "number") return "must be a JSON number"
@@ -90,10 +88,11 @@ const Given = Schema.Struct({
   )
 )
 
-const Amounts = Schema.Struct({
-  hourlyWage: Schema.optionalKey(Schema.Number),
-  annualSalary: Schema.optionalKey(Schema.Number)
-})
+// What the checks leave, typed as one form or the other, so a typed client's payload cannot be {} or both fields.
+const Amounts = Schema.Union([
+  Schema.Struct({ hourlyWage: Schema.Number, annualSalary: Schema.optionalKey(Schema.Never) }),
+  Schema.Struct({ annualSalary: Schema.Number, hourlyWage: Schema.optionalKey(Schema.Never) })
+])
 
 export const WageRequest = Given.annotate({ identifier: "WageRequest" })
   .pipe(

@@ -6,18 +6,12 @@
 import { Context, Effect, Layer, Metric, Random } from "effect"
 import { LRUCache } from "lru-cache"
 import { readFile } from "node:fs/promises"
-import trafficFile from "../../node_modules/user-agents/dist/user-agents.json" with { type: "file" }
-import { AppConfig } from "../Config.ts"
-import { InvalidRequest } from "../Domain/Errors.ts"
-import type { UserAgentInfo } from "../Domain/UserAgent.ts"
-import {
-  buildPools,
-  checkCombination,
-  generate,
-  type GenerateOptions,
-  type TrafficEntry
-} from "../Domain/UserAgentGenerate.ts"
-import { parseUserAgent } from "../Domain/UserAgentNormalise.ts"
+import trafficFile from "../../../node_modules/user-agents/dist/user-agents.json" with { type: "file" }
+import { AppConfig } from "../../Config.ts"
+import { InvalidRequest } from "../../Domain/Errors.ts"
+import type { UserAgentInfo } from "./UserAgent.ts"
+import { buildPools, checkCombination, generate, type GenerateOptions, type TrafficEntry } from "./UserAgentGenerate.ts"
+import { parseUserAgent } from "./UserAgentNormalise.ts"
 
 export interface GenerateRequestOptions extends GenerateOptions {
   readonly seed?: number | undefined

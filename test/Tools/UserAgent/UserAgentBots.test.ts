@@ -3,9 +3,9 @@ import crawlers from "crawler-user-agents"
 import { isbot, isbotMatch, isbotPatterns, list } from "isbot"
 import { readFileSync } from "node:fs"
 import UserAgent from "user-agents"
-import { isBrowserFamily } from "../../src/Domain/Families.ts"
-import { botMatch, detectBot, notBotPatterns, shapePatterns } from "../../src/Domain/UserAgentBots.ts"
-import { parseUserAgent } from "../../src/Domain/UserAgentNormalise.ts"
+import { isBrowserFamily } from "../../../src/Tools/UserAgent/Families.ts"
+import { botMatch, detectBot, notBotPatterns, shapePatterns } from "../../../src/Tools/UserAgent/UserAgentBots.ts"
+import { parseUserAgent } from "../../../src/Tools/UserAgent/UserAgentNormalise.ts"
 
 interface Labelled {
   readonly ua: string
@@ -14,7 +14,7 @@ interface Labelled {
   readonly bot: boolean
   readonly source: string
 }
-const cases: ReadonlyArray<Labelled> = readFileSync(new URL("../fixtures/bots.jsonl", import.meta.url), "utf8")
+const cases: ReadonlyArray<Labelled> = readFileSync(new URL("../../fixtures/bots.jsonl", import.meta.url), "utf8")
   .split("\n")
   .filter((line) => line.trim() !== "")
   .map((line) => JSON.parse(line))

@@ -1,6 +1,6 @@
 /** The wage calculator as a service: the maths is pure (`Domain/Wage.ts`); this is its seam for handlers and tests. */
 import { Context, Effect, Layer } from "effect"
-import { type Estimates, estimate, type WageRequest } from "../Domain/Wage.ts"
+import { type Estimates, estimate, type WageRequest } from "./Wage.ts"
 
 export class Wages extends Context.Service<
   Wages,

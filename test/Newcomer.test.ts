@@ -1,0 +1,96 @@
+/**
+ * What a newcomer meets before the code: the README's links lead to files of this repository, the Node version it
+ * names is the one `engines` declares and every installed package accepts, npm runs exactly one install script
+ * (Bun's), and a test that needs redis-server says how to get it when it is missing.
+ */
+import { describe, expect, test } from "bun:test"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+
+const ROOT = resolve(import.meta.dir, "..")
+const readme = readFileSync(join(ROOT, "README.md"), "utf8")
+const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"))
+
+/** Every installed package's manifest, nested node_modules included. */
+const installed = (dir = join(ROOT, "node_modules")): Array<{ name: string; version: string; json: any }> =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (!entry.isDirectory() || entry.name.startsWith(".")) return []
+    const path = join(dir, entry.name)
+    if (entry.name.startsWith("@")) return installed(path)
+    const file = join(path, "package.json")
+    if (!existsSync(file)) return []
+    const json = JSON.parse(readFileSync(file, "utf8"))
+    const nested = existsSync(join(path, "node_modules")) ? installed(join(path, "node_modules")) : []
+    return [{ name: json.name as string, version: json.version as string, json }, ...nested]
+  })
+
+describe("the README", () => {
+  test("links only to files this repository has (a clone has nothing beside it)", () => {
+    const targets = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map(([, target]) => target!)
+    const local = targets.filter((target) => !/^[a-z]+:/.test(target))
+    expect(local).toContain("docs/API.md")
+    for (const target of local) {
+      // inside the repository: this machine may have ../shared beside it, a clone does not
+      const path = resolve(ROOT, target)
+      expect({ target, inside: path.startsWith(`${ROOT}/`), exists: existsSync(path) }).toEqual({
+        target,
+        inside: true,
+        exists: true
+      })
+    }
+  })
+
+  test("its quick start says npm test needs redis-server, and how to get it", () => {
+    const quickStart = readme.slice(readme.indexOf("## Quick start"), readme.indexOf("## Using it"))
+    expect(quickStart).toContain("redis-server")
+    expect(quickStart).toContain("apt-get install -y redis-server")
+  })
+})
+
+describe("Node and npm", () => {
+  const range = manifest.engines?.node as string
+  const lowest = /(\d+\.\d+\.\d+)/.exec(range)?.[1] ?? "none"
+
+  test("engines names the Node version the README names, and this machine's Node 20 is within it", () => {
+    expect(range).toBe("^20.19.0 || >=22.12.0")
+    expect(readme).toContain("Node.js 20.19 or later")
+    for (const version of ["20.19.0", "20.20.2", "22.12.0", "24.0.0"])
+      expect(Bun.semver.satisfies(version, range)).toBe(true)
+    for (const version of ["18.20.0", "20.18.0", "22.11.0"]) expect(Bun.semver.satisfies(version, range)).toBe(false)
+  })
+
+  test("every installed package accepts that Node (no EBADENGINE on install)", () => {
+    const refusing = installed()
+      .filter(({ json }) => typeof json.engines?.node === "string")
+      .filter(({ json }) => !Bun.semver.satisfies(lowest, json.engines.node.replace(/(\d)</g, "$1 <")))
+      .map(({ json, name, version }) => `${name}@${version} wants node ${json.engines.node}`)
+    expect(refusing).toEqual([])
+  })
+
+  test("allowScripts lets exactly one install script run, Bun's, pinned; every other one is named and denied", () => {
+    const allow: Record<string, boolean> = manifest.allowScripts ?? {}
+    expect(Object.entries(allow).filter(([, allowed]) => allowed)).toEqual([
+      [`bun@${manifest.devDependencies.bun}`, true]
+    ])
+    const withScripts = installed().filter(({ json }) =>
+      ["preinstall", "install", "postinstall"].some((script) => json.scripts?.[script] !== undefined)
+    )
+    const covered = (name: string, version: string) => `${name}@${version}` in allow || name in allow
+    expect(withScripts.filter(({ name, version }) => !covered(name, version)).map(({ name }) => name)).toEqual([])
+  })
+})
+
+test("without redis-server, a test that needs it says how to install it", () => {
+  const bin = mkdtempSync(join(tmpdir(), "tools-api-no-redis-"))
+  try {
+    symlinkSync(process.execPath, join(bin, "bun"))
+    const script = `import { startRedis } from ${JSON.stringify(join(ROOT, "test/support/Redis.ts"))}
+await startRedis().then(() => console.log("started"), (error) => console.log(error.message))`
+    const run = Bun.spawnSync([process.execPath, "-e", script], { env: { PATH: bin }, cwd: ROOT })
+    expect(run.stdout.toString()).toContain("redis-server is not installed")
+    expect(run.stdout.toString()).toContain("apt-get install -y redis-server")
+  } finally {
+    rmSync(bin, { recursive: true, force: true })
+  }
+})

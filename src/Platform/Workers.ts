@@ -9,10 +9,11 @@ import { supervise } from "./Supervisor.ts"
 
 export { WorkerStartFailed } from "./Supervisor.ts"
 
-/** In a worker, once it serves: tells the primary, and ends itself if the primary is gone. */
+/** In a worker, once it serves: tells the primary, answers its heartbeat, and ends itself if the primary is gone. */
 export const WorkerReadyLive = Layer.effectDiscard(
   Effect.sync(() => {
     process.send?.("ready")
+    process.on("message", (message) => message === "ping" && process.send?.("pong"))
     process.once("disconnect", () => process.kill(process.pid, "SIGTERM"))
   })
 )

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { until, wageStatus as status } from "../support/Poll.ts"
 import { start } from "../support/Process.ts"
 import { httpRequest, open } from "../support/Socket.ts"
 import { WAGE_PATH } from "../support/TestApp.ts"
@@ -19,26 +20,6 @@ const NEW = "new-key-in-the-file-0002"
 const STAY = "key-in-api-keys-stays-03"
 const dir = mkdtempSync(join(tmpdir(), "tools-api-hangup-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
-
-export const status = async (base: string, key: string) => {
-  const response = await fetch(`${base}${WAGE_PATH}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    body: '{"hourlyWage":20}',
-    keepalive: false
-  })
-  await response.arrayBuffer()
-  return response.status
-}
-
-/** Polls `ok` every 50 ms until it holds or `ms` pass. */
-export const until = async (ok: () => boolean | Promise<boolean>, ms = 5_000) => {
-  const deadline = Date.now() + ms
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error("condition not reached in time")
-    await Bun.sleep(50)
-  }
-}
 
 const count = (text: string, needle: string) => text.split(needle).length - 1
 

@@ -4,6 +4,7 @@
  */
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../Config.ts"
+import { logDescriptorLimit } from "./Descriptors.ts"
 import { LoggerLive } from "./Logger.ts"
 import { supervise } from "./Supervisor.ts"
 
@@ -22,6 +23,8 @@ export const WorkerReadyLive = Layer.effectDiscard(
 export const launch = <E>(server: Layer.Layer<never, E>) =>
   Effect.gen(function* () {
     const { apiKeys, apiKeysFile, host, port, workerIndex, workers } = yield* AppConfig
+    // Workers inherit the primary's limits.
+    if (workerIndex === undefined) yield* logDescriptorLimit.pipe(Effect.provide(LoggerLive))
     if (workerIndex !== undefined || workers === 1) return yield* Layer.launch(server)
     const noKeys = apiKeys === undefined && apiKeysFile === undefined
     return yield* supervise(workers, port, host, noKeys).pipe(Effect.provide(LoggerLive))

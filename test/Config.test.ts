@@ -127,9 +127,14 @@ describe("empty means the default", () => {
       stderr: "pipe"
     })
     const reader = proc.stdout.getReader()
-    const first = new TextDecoder().decode((await reader.read()).value)
+    let printed = ""
+    while (!printed.includes("Listening")) {
+      const chunk = await reader.read()
+      if (chunk.done) break
+      printed += new TextDecoder().decode(chunk.value)
+    }
     proc.kill("SIGTERM")
     expect(await proc.exited).toBe(0)
-    expect(first).toContain("Listening on http://0.0.0.0:")
+    expect(printed).toContain("Listening on http://0.0.0.0:")
   }, 30_000)
 })

@@ -6,7 +6,7 @@
  */
 import type { Subprocess } from "bun"
 import { Clock, Data, Effect, Schedule } from "effect"
-import { WORKER_ENV } from "../Config.ts"
+import { GENERATED_KEY_ENV, WORKER_ENV } from "../Config.ts"
 import { announcement, generateKey } from "../Services/ApiKeyStore.ts"
 import { claimPort } from "./BunServer.ts"
 
@@ -37,7 +37,7 @@ export const supervise = (workers: number, port: number, host: string, noKeys: b
     port = yield* claimPort(host, port)
     // No key configured: one generated here, passed to every worker, printed once below.
     const key = noKeys ? generateKey() : undefined
-    const env = { ...process.env, PORT: String(port), ...(key === undefined ? {} : { API_KEYS: key }) }
+    const env = { ...process.env, PORT: String(port), ...(key === undefined ? {} : { [GENERATED_KEY_ENV]: key }) }
     const current = new Map<number, Worker>()
     let stopping = false
 

@@ -4,6 +4,7 @@
  */
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../Config.ts"
+import { holdsNoKey } from "../Services/ApiKeyStore.ts"
 import { logDescriptorLimit } from "./Descriptors.ts"
 import { LoggerLive } from "./Logger.ts"
 import { supervise } from "./Supervisor.ts"
@@ -26,6 +27,6 @@ export const launch = <E>(server: Layer.Layer<never, E>) =>
     // Workers inherit the primary's limits.
     if (workerIndex === undefined) yield* logDescriptorLimit.pipe(Effect.provide(LoggerLive))
     if (workerIndex !== undefined || workers === 1) return yield* Layer.launch(server)
-    const noKeys = apiKeys === undefined && apiKeysFile === undefined
+    const noKeys = apiKeys === undefined && (apiKeysFile === undefined || holdsNoKey(apiKeysFile))
     return yield* supervise(workers, port, host, noKeys).pipe(Effect.provide(LoggerLive))
   }).pipe(Effect.provide(AppConfig.layer))

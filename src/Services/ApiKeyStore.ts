@@ -109,6 +109,16 @@ const callersOf = (digests: Iterable<string>) => {
   return callers
 }
 
+/** Whether API_KEYS_FILE reads as a file without a key (so, with no API_KEYS, a key is generated). */
+export const holdsNoKey = (path: string): boolean => {
+  try {
+    const read = parseKeysFile(readFileSync(path, "utf8"))
+    return Result.isSuccess(read) && read.success.digests.length === 0
+  } catch {
+    return false // unreadable: the workers report it
+  }
+}
+
 /** A key for this run only; crypto random because it guards the service (Effect's Random is not). */
 export const generateKey = () => `tk_${randomBytes(32).toString("base64url")}`
 
@@ -131,16 +141,17 @@ export class ApiKeyStore extends Context.Service<
   static readonly layer: Layer.Layer<ApiKeyStore, InvalidConfig, AppConfig> = Layer.effect(
     ApiKeyStore,
     Effect.gen(function* () {
-      const { apiKeys, apiKeysFile, workerIndex } = yield* AppConfig
+      const { apiKeys, apiKeysFile, generatedKey, workerIndex } = yield* AppConfig
       const listed = apiKeys === undefined ? NONE : yield* readKeys("API_KEYS", () => parseKeyList(apiKeys))
       const fromFile = apiKeysFile === undefined ? NONE : yield* readKeysFile(apiKeysFile)
       // One warning per deployment: a lone process, or the first worker.
       if (workerIndex === undefined || workerIndex === "1") yield* warnShort([...listed.short, ...fromFile.short])
       const digests = new Set([...listed.digests, ...fromFile.digests])
-      const generated = digests.size === 0 ? generateKey() : undefined
+      // A worker is given its primary's key, which the primary announces.
+      const generated = digests.size === 0 ? (generatedKey ?? generateKey()) : undefined
       if (generated !== undefined) digests.add(sha256Hex(generated))
       let callers = callersOf(digests)
-      let announced = false
+      let announced = generatedKey !== undefined
 
       const reload = Effect.gen(function* () {
         if (apiKeysFile === undefined) return yield* Effect.logWarning("SIGHUP ignored: no API_KEYS_FILE to re-read")

@@ -20,11 +20,13 @@ const dir = mkdtempSync(join(tmpdir(), "tools-api-workers-"))
 const keysFile = join(dir, "keys.txt")
 let redis: RedisServer
 let primary: Running
+/** The tests send many refused keys from one address: a budget they never exhaust (it is shared through Redis). */
+const common = () => ({ WORKERS: "2", AUTH_FAILURES_PER_MINUTE: "1000", REDIS_URL: redis.url })
 
 beforeAll(async () => {
   redis = await startRedis()
   writeFileSync(keysFile, `${OLD}\n`)
-  primary = await start({ WORKERS: "2", REDIS_URL: redis.url, API_KEYS_FILE: keysFile }, undefined, 45_000)
+  primary = await start({ ...common(), API_KEYS_FILE: keysFile }, undefined, 45_000)
 }, SLOW)
 afterAll(async () => {
   expect(await primary.stop()).toBe(0)
@@ -111,6 +113,34 @@ describe("WORKERS=2", () => {
         try {
           process.kill(victim!, "SIGKILL")
         } catch {}
+      }
+    },
+    SLOW
+  )
+})
+
+describe("WORKERS=2 with an API_KEYS_FILE that holds no key yet", () => {
+  test(
+    "one generated key, accepted by every worker, until SIGHUP brings the file's keys to all of them",
+    async () => {
+      const emptyFile = join(dir, "empty.txt")
+      writeFileSync(emptyFile, "# no key yet\n")
+      const env = { ...common(), API_KEYS_FILE: emptyFile }
+      const running = await start(env, undefined, 45_000)
+      try {
+        await until(() => /generated for this run only: (\S+)/.test(running.stderr()))
+        expect(running.stderr().match(/generated for this run only/g)).toHaveLength(1)
+        const generated = /generated for this run only: (\S+)/.exec(running.stderr())![1]!
+        const all = (key: string) => Promise.all(Array.from({ length: 20 }, () => wageStatus(running.base, key)))
+        expect(await all(generated)).toEqual(Array(20).fill(200))
+
+        writeFileSync(emptyFile, `${NEW}\n`)
+        running.proc.kill("SIGHUP")
+        await until(() => count(running.stdout(), "API keys reloaded") === 2)
+        expect(await all(NEW)).toEqual(Array(20).fill(200))
+        expect(await all(generated)).toEqual(Array(20).fill(401))
+      } finally {
+        expect(await running.stop()).toBe(0)
       }
     },
     SLOW

@@ -115,12 +115,16 @@ export const supervise = (workers: number, port: number, host: string, noKeys: b
       })
     yield* Effect.forEach([...current.keys()], (index) => Effect.forkScoped(watch(index)))
 
+    let lastBeat = yield* Clock.currentTimeMillis
     const heartbeat = Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
+      // The primary itself was held up (a loaded machine): answers may be waiting unread, so judge no one this time.
+      const late = now - lastBeat > 2 * HEARTBEAT_MS
+      lastBeat = now
       if (stopping) return
       for (const [index, worker] of current) {
         if (worker.answeredAt === undefined || worker.killed || worker.proc.exitCode !== null) continue
-        if (now - worker.answeredAt < HUNG_MS) {
+        if (late || now - worker.answeredAt < HUNG_MS) {
           try {
             worker.proc.send("ping")
           } catch {} // exiting: its watch restarts it

@@ -20,8 +20,13 @@ const dir = mkdtempSync(join(tmpdir(), "tools-api-workers-"))
 const keysFile = join(dir, "keys.txt")
 let redis: RedisServer
 let primary: Running
-/** The tests send many refused keys from one address: a budget they never exhaust (it is shared through Redis). */
-const common = () => ({ WORKERS: "2", AUTH_FAILURES_PER_MINUTE: "1000", REDIS_URL: redis.url })
+/** Many requests, with one key and refused keys, from one address: limits they never reach (shared through Redis). */
+const common = () => ({
+  WORKERS: "2",
+  RATE_LIMIT_PER_MINUTE: "1000000",
+  AUTH_FAILURES_PER_MINUTE: "1000000",
+  REDIS_URL: redis.url
+})
 
 beforeAll(async () => {
   redis = await startRedis()

@@ -23,6 +23,13 @@ const HUNG_MS = 2_500
 /** The same program: the binary itself, or `bun src/main.ts`. */
 const command = () => (Bun.main.startsWith("/$bunfs/") ? [process.execPath] : [process.execPath, Bun.main])
 
+/** Asks a worker for a heartbeat; one whose channel is closed is exiting, and its watch restarts it. */
+const ping = (proc: Subprocess) => {
+  try {
+    proc.send("ping")
+  } catch {}
+}
+
 interface Worker {
   readonly proc: Subprocess
   /** true once it serves; false if it exited first. */
@@ -125,9 +132,7 @@ export const supervise = (workers: number, port: number, host: string, noKeys: b
       for (const [index, worker] of current) {
         if (worker.answeredAt === undefined || worker.killed || worker.proc.exitCode !== null) continue
         if (late || now - worker.answeredAt < HUNG_MS) {
-          try {
-            worker.proc.send("ping")
-          } catch {} // exiting: its watch restarts it
+          ping(worker.proc)
           continue
         }
         worker.killed = true

@@ -9,8 +9,9 @@ export class InvalidConfig extends Data.TaggedError("InvalidConfig")<{ readonly 
 const LOG_LEVELS = ["debug", "info", "warning", "error", "none"] as const
 const LOG_FORMATS = ["json", "pretty"] as const
 
-/** Set by the primary in each worker's environment (1..N); not a setting for people. */
+/** Set by the primary in each worker's environment (1..N), with the key it generated if none is configured. */
 export const WORKER_ENV = "TOOLS_API_WORKER"
+export const GENERATED_KEY_ENV = "TOOLS_API_GENERATED_KEY"
 
 const NAMES = [
   "PORT",
@@ -30,7 +31,8 @@ const NAMES = [
   "WORKERS",
   "CORS_ORIGINS",
   "PUBLIC_URL",
-  WORKER_ENV
+  WORKER_ENV,
+  GENERATED_KEY_ENV
 ] as const
 
 export type Env = Readonly<Partial<Record<(typeof NAMES)[number], string>>>
@@ -167,7 +169,8 @@ export const parse = (env: Env) => {
     publicUrl: publicUrl(env),
     workers,
     /** 1..N in a worker started by the primary. */
-    workerIndex: text(env, WORKER_ENV)
+    workerIndex: text(env, WORKER_ENV),
+    generatedKey: text(env, GENERATED_KEY_ENV)
   }
 }
 

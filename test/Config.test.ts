@@ -12,7 +12,7 @@ import { runOnce } from "./support/Process.ts"
 // Each test starts real processes: more than bun test's 5 s on a loaded machine.
 setDefaultTimeout(30_000)
 
-const KEY = "config-test-key-1"
+const KEY = "config-test-key-number-1"
 const dir = mkdtempSync(join(tmpdir(), "tools-api-config-"))
 const file = (name: string, text: string) => {
   const path = join(dir, name)
@@ -37,6 +37,11 @@ const bad: ReadonlyArray<readonly [name: string, value: () => string, extra?: Re
   ["HOST", () => "999.1.1.1"],
   ["HOST", () => "not a host name"],
   ["HOST", () => "192.0.2.1"], // TEST-NET-1: an address no machine here has
+  ["API_KEYS", () => "кл4"], // a header is Latin-1: no request could carry it
+  ["API_KEYS", () => "good-key-number-one,two words"],
+  ["API_KEYS", () => "tab\tkey"],
+  ["API_KEYS_FILE", () => file("noted.txt", "good-key-number-one\nkey # a note on the key's line\n")],
+  ["API_KEYS_FILE", () => file("latin.txt", "clé\n")],
   ["API_KEYS_FILE", () => join(dir, "missing.txt")],
   ["API_KEYS_FILE", () => join(dir, "a-directory")],
   ["API_KEYS_FILE", () => file("short-digest.txt", `good-key\nsha256:${"ab".repeat(31)}\n`)],
@@ -99,6 +104,14 @@ describe("from source, the same", () => {
     }, 30_000)
   }
 
+  test("with WORKERS, a key no header can carry stops the start once, naming API_KEYS", async () => {
+    const env = { API_KEYS: "кл4", PORT: "0", WORKERS: "2", REDIS_URL: "redis://127.0.0.1:1" }
+    const result = await runOnce(env)
+    expectOneLineNaming("API_KEYS", result)
+    expect(result.stderr).toContain("key 1 of 1 holds a space or a character outside visible ASCII")
+    expect(result.stderr).not.toContain("кл4")
+  }, 30_000)
+
   test("a port in use names PORT and says so", async () => {
     const result = await runOnce({ API_KEYS: KEY, HOST: "127.0.0.1", PORT: String(occupied.port) })
     expectOneLineNaming("PORT", result)
@@ -114,9 +127,14 @@ describe("empty means the default", () => {
       stderr: "pipe"
     })
     const reader = proc.stdout.getReader()
-    const first = new TextDecoder().decode((await reader.read()).value)
+    let printed = ""
+    while (!printed.includes("Listening")) {
+      const chunk = await reader.read()
+      if (chunk.done) break
+      printed += new TextDecoder().decode(chunk.value)
+    }
     proc.kill("SIGTERM")
     expect(await proc.exited).toBe(0)
-    expect(first).toContain("Listening on http://0.0.0.0:")
+    expect(printed).toContain("Listening on http://0.0.0.0:")
   }, 30_000)
 })

@@ -32,6 +32,22 @@ const listenFailed = (hostname: string, port: number, error: unknown): InvalidCo
   return new InvalidConfig({ message: `PORT ${port} ${why} on ${hostname}` })
 }
 
+/**
+ * Fails, as a lone process would, if anything listens on the port; with PORT=0, picks a free one. Workers bind with
+ * SO_REUSEPORT, which would let them silently share a port with another deployment's workers: the primary checks
+ * first, without it.
+ */
+export const claimPort = (hostname: string, port: number): Effect.Effect<number, InvalidConfig> =>
+  Effect.try({
+    try: () => {
+      const probe = Bun.serve({ hostname, port, fetch: () => new Response() })
+      const claimed = probe.port ?? port
+      probe.stop(true)
+      return claimed
+    },
+    catch: (error) => listenFailed(hostname, port, error)
+  })
+
 /** The address the server listens on, for the start-up log line and the workers' primary. */
 export class ServerAddress extends Context.Service<
   ServerAddress,

@@ -8,6 +8,7 @@ Usage: tools-api [--help | --version]
 Configured by environment variables (see README): PORT, HOST, API_KEYS, API_KEYS_FILE,
 RATE_LIMIT_PER_MINUTE, AUTH_FAILURES_PER_MINUTE, MAX_BODY_BYTES, LOG_LEVEL, LOG_FORMAT,
 METRICS, TRUST_PROXY, UA_CACHE_SIZE, IDLE_TIMEOUT_SECONDS, REDIS_URL, WORKERS, CORS_ORIGINS, PUBLIC_URL.
+Signals: SIGTERM/SIGINT drain and stop; SIGHUP re-reads API_KEYS_FILE.
 Docs at /docs, OpenAPI at /openapi.json.
 `
 

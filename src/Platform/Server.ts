@@ -30,6 +30,17 @@ const DrainOnShutdown = Layer.effectDiscard(
   })
 )
 
+/** SIGHUP re-reads API_KEYS_FILE; requests keep being served with the keys in use until the new ones replace them. */
+const ReloadKeysOnHangup = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const { reload } = yield* ApiKeyStore
+    const run = Effect.runForkWith(yield* Effect.context<never>())
+    const onHangup = () => void run(reload)
+    process.on("SIGHUP", onHangup)
+    yield* Effect.addFinalizer(() => Effect.sync(() => process.off("SIGHUP", onHangup)))
+  })
+)
+
 /**
  * Once the server listens: a lone process logs its address, a worker tells its primary (which logs one address for
  * all), and a generated key is printed, so a start that failed prints no key that never served.
@@ -47,7 +58,7 @@ const Started = Layer.unwrap(
 
 export const ServicesLive = Layer.mergeAll(ApiKeyStore.layer, RateLimiterLive, ToolsLive, Drain.layer)
 
-export const ServerLive = Layer.merge(DrainOnShutdown, Started).pipe(
+export const ServerLive = Layer.mergeAll(DrainOnShutdown, Started, ReloadKeysOnHangup).pipe(
   Layer.provide(BunServer.layer(HttpLive.pipe(Layer.provide(HttpServer.layerServices)))),
   Layer.provide(ServicesLive),
   Layer.provide(LoggerLive),

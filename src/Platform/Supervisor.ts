@@ -1,12 +1,14 @@
 /**
  * The primary of WORKERS=N: starts N workers (this same program, from source or the compiled binary) on one port,
- * restarts one that dies (after 100 ms, doubling for each death within 10 s of its start, at most 10 s), and when
+ * restarts one that dies (after 100 ms, doubling for each death within 10 s of its start, at most 10 s), kills one
+ * that stops answering its heartbeat so it is restarted, forwards SIGHUP to all (they re-read their keys), and when
  * interrupted (SIGTERM/SIGINT) sends SIGTERM to all, waits for them to drain (SIGKILL after 15 s) and returns.
  */
 import type { Subprocess } from "bun"
-import { Clock, Data, Effect } from "effect"
-import { WORKER_ENV } from "../Config.ts"
+import { Clock, Data, Effect, Schedule } from "effect"
+import { GENERATED_KEY_ENV, WORKER_ENV } from "../Config.ts"
 import { announcement, generateKey } from "../Services/ApiKeyStore.ts"
+import { claimPort } from "./BunServer.ts"
 
 /** A worker that exited before it served: it has printed why; the primary exits with its code. */
 export class WorkerStartFailed extends Data.TaggedError("WorkerStartFailed")<{ readonly code: number }> {}
@@ -14,26 +16,35 @@ export class WorkerStartFailed extends Data.TaggedError("WorkerStartFailed")<{ r
 const STOP_DEADLINE_MS = 15_000 // above the drain deadline (10 s)
 const QUICK_DEATH_MS = 10_000
 const backoffMs = (quickDeaths: number) => Math.min(100 * 2 ** quickDeaths, 10_000)
+/** A serving worker is pinged this often over IPC; one silent for HUNG_MS (SIGSTOP, a blocked loop) is killed. */
+const HEARTBEAT_MS = 500
+const HUNG_MS = 2_500
 
 /** The same program: the binary itself, or `bun src/main.ts`. */
 const command = () => (Bun.main.startsWith("/$bunfs/") ? [process.execPath] : [process.execPath, Bun.main])
+
+/** Asks a worker for a heartbeat; one whose channel is closed is exiting, and its watch restarts it. */
+const ping = (proc: Subprocess) => {
+  try {
+    proc.send("ping")
+  } catch {}
+}
 
 interface Worker {
   readonly proc: Subprocess
   /** true once it serves; false if it exited first. */
   readonly ready: Promise<boolean>
+  /** When it last answered (or became ready); undefined until it serves. */
+  answeredAt: number | undefined
+  killed: boolean
 }
 
 export const supervise = (workers: number, port: number, host: string, noKeys: boolean) =>
   Effect.gen(function* () {
-    if (port === 0) {
-      const probe = Bun.listen({ hostname: host, port: 0, socket: { data: () => {} } })
-      port = probe.port
-      probe.stop(true)
-    }
+    port = yield* claimPort(host, port)
     // No key configured: one generated here, passed to every worker, printed once below.
     const key = noKeys ? generateKey() : undefined
-    const env = { ...process.env, PORT: String(port), ...(key === undefined ? {} : { API_KEYS: key }) }
+    const env = { ...process.env, PORT: String(port), ...(key === undefined ? {} : { [GENERATED_KEY_ENV]: key }) }
     const current = new Map<number, Worker>()
     let stopping = false
 
@@ -43,9 +54,17 @@ export const supervise = (workers: number, port: number, host: string, noKeys: b
         const proc = Bun.spawn(command(), {
           env: { ...env, [WORKER_ENV]: String(index) },
           stdio: ["ignore", "inherit", "inherit"],
-          ipc: (message) => message === "ready" && ready(true)
+          ipc: (message) => {
+            if (message === "ready") ready(true)
+            if (message === "ready" || message === "pong") worker.answeredAt = Date.now()
+          }
         })
-        const worker = { proc, ready: new Promise<boolean>((resolve) => (ready = resolve)) }
+        const worker: Worker = {
+          proc,
+          ready: new Promise<boolean>((resolve) => (ready = resolve)),
+          answeredAt: undefined,
+          killed: false
+        }
         void proc.exited.then(() => ready(false))
         current.set(index, worker)
         return worker
@@ -102,5 +121,31 @@ export const supervise = (workers: number, port: number, host: string, noKeys: b
         }
       })
     yield* Effect.forEach([...current.keys()], (index) => Effect.forkScoped(watch(index)))
+
+    let lastBeat = yield* Clock.currentTimeMillis
+    const heartbeat = Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      // The primary itself was held up (a loaded machine): answers may be waiting unread, so judge no one this time.
+      const late = now - lastBeat > 2 * HEARTBEAT_MS
+      lastBeat = now
+      if (stopping) return
+      for (const [index, worker] of current) {
+        if (worker.answeredAt === undefined || worker.killed || worker.proc.exitCode !== null) continue
+        if (late || now - worker.answeredAt < HUNG_MS) {
+          ping(worker.proc)
+          continue
+        }
+        worker.killed = true
+        worker.proc.kill("SIGKILL") // the watch above restarts it
+        yield* Effect.logWarning("Worker stopped answering; killing it").pipe(
+          Effect.annotateLogs({ worker: index, pid: worker.proc.pid, silentMs: now - worker.answeredAt })
+        )
+      }
+    })
+    yield* Effect.forkScoped(Effect.repeat(heartbeat, Schedule.spaced(HEARTBEAT_MS)))
+
+    const forwardHangup = () => current.forEach((worker) => worker.proc.kill("SIGHUP"))
+    process.on("SIGHUP", forwardHangup)
+    yield* Effect.addFinalizer(() => Effect.sync(() => process.off("SIGHUP", forwardHangup)))
     return yield* Effect.never
   }).pipe(Effect.scoped)

@@ -1,0 +1,23 @@
+/** Polling with a deadline and one-request probes, for tests of real processes. */
+import { WAGE_PATH } from "./TestApp.ts"
+
+/** Polls `ok` every 50 ms until it holds, or throws once `ms` have passed. */
+export const until = async (ok: () => boolean | Promise<boolean>, ms = 5_000) => {
+  const deadline = Date.now() + ms
+  while (!(await ok())) {
+    if (Date.now() > deadline) throw new Error("condition not reached in time")
+    await Bun.sleep(50)
+  }
+}
+
+/** The status of one wage estimate with `key`, on a connection of its own (so each may reach another worker). */
+export const wageStatus = async (base: string, key: string) => {
+  const response = await fetch(`${base}${WAGE_PATH}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: '{"hourlyWage":20}',
+    keepalive: false
+  })
+  await response.arrayBuffer()
+  return response.status
+}

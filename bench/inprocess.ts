@@ -4,6 +4,7 @@
  * noise from other work on the machine falls on every target alike. Measures the application and the framework's
  * request handling, not Bun's HTTP parsing and writing.
  */
+import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
@@ -37,7 +38,9 @@ export const application = async (src: string): Promise<Handler> => {
   // typed as this tree's modules; another revision's are expected to have the same shape
   const { HttpLive }: typeof import("../src/Http.ts") = await import(join(src, "Http.ts"))
   const { ServicesLive }: typeof import("../src/Platform/Server.ts") = await import(join(src, "Platform", "Server.ts"))
-  const { LoggerLive }: typeof import("../src/Platform/Logger.ts") = await import(join(src, "Platform", "Logger.ts"))
+  // the logger moved from Platform/ to Observability/: a revision from before the move has it in Platform/
+  const logger = existsSync(join(src, "Observability", "Logger.ts")) ? "Observability" : "Platform"
+  const { LoggerLive }: typeof import("../src/Observability/Logger.ts") = await import(join(src, logger, "Logger.ts"))
   const { AppConfig }: typeof import("../src/Config.ts") = await import(join(src, "Config.ts"))
   const layer = HttpLive.pipe(
     Layer.provide(HttpServer.layerServices),

@@ -12,7 +12,7 @@ import { ApiKeyStore } from "../Services/ApiKeyStore.ts"
 import { type RateLimitDecision, RateLimiter } from "../RateLimit/RateLimiter.ts"
 import { checkBody } from "./Body.ts"
 import { clientAddress, PeerAddress } from "./ClientAddress.ts"
-import { countAuthFailure, countRateLimited } from "./Metrics.ts"
+import { countAuthFailure, countRateLimited } from "../Observability/Metrics.ts"
 import { addHeaders, type Note, RequestNote } from "./RequestNote.ts"
 
 /** Why a request goes no further than this middleware. */

@@ -20,7 +20,7 @@ import { AppConfig } from "../Config.ts"
 import { Drain } from "../Services/Drain.ts"
 import { clip } from "./Clip.ts"
 import { corsHeaders, preflight } from "./Cors.ts"
-import { observe } from "./Metrics.ts"
+import { observe } from "../Observability/Metrics.ts"
 import { type Note, open, RequestNote } from "./RequestNote.ts"
 import { ApiRoutes, pathOf, type Routes } from "./Routes.ts"
 

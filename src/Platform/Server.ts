@@ -11,7 +11,7 @@ import { Drain } from "../Services/Drain.ts"
 import { RateLimiterLive } from "../RateLimit/RateLimiter.ts"
 import { ToolsLive } from "../Tools/index.ts"
 import * as BunServer from "./BunServer.ts"
-import { LoggerLive } from "./Logger.ts"
+import { LoggerLive } from "../Observability/Logger.ts"
 import { WorkerReadyLive } from "./Workers.ts"
 
 /** Built after the server, so on shutdown it runs first: new requests get 503 while in-flight ones finish. */

@@ -6,7 +6,7 @@ import { Effect, Layer } from "effect"
 import { AppConfig } from "../Config.ts"
 import { holdsNoKey } from "../Services/ApiKeyStore.ts"
 import { logDescriptorLimit } from "./Descriptors.ts"
-import { LoggerLive } from "./Logger.ts"
+import { LoggerLive } from "../Observability/Logger.ts"
 import { supervise } from "./Supervisor.ts"
 
 export { WorkerStartFailed } from "./Supervisor.ts"

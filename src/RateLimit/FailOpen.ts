@@ -12,7 +12,8 @@ export const storeUp = Metric.gauge("rate_limit_store_up", {
   description: "1 while Redis holds the rate limits and answers; 0 while this instance limits alone"
 })
 export const storeFallbacks = Metric.counter("rate_limit_store_fallbacks_total", {
-  description: "Rate-limit decisions this instance made from its own memory because Redis did not answer"
+  description: "Rate-limit decisions this instance made from its own memory because Redis did not answer",
+  incremental: true
 })
 const PREFIX = "tools-api:ratelimit:"
 const DOWN = "Redis does not answer: each instance limits on its own until it does"

@@ -4,6 +4,8 @@
  */
 import { afterAll, describe, expect, test } from "bun:test"
 import { Context, Metric } from "effect"
+import { render } from "../../src/Observability/Metrics.ts"
+import { storeFallbacks, storeUp } from "../../src/RateLimit/FailOpen.ts"
 import { start } from "../support/Process.ts"
 import { CHROME_WINDOWS, KEY, makeTestApp, UA_PATH, WAGE_PATH } from "../support/TestApp.ts"
 
@@ -107,6 +109,20 @@ describe("/metrics is valid Prometheus text", () => {
     const { samples, types } = await scrape()
     expect(samples.find((s) => s.name === "test_level_total_not")?.value).toBe(1)
     expect(types.get("test_level_total_not")).toBe("gauge")
+  })
+
+  test("the rate-limit store's series: fallbacks typed counter, the store's state a gauge", () => {
+    // a registry of its own, so the check needs no Redis and sees only these two
+    const registry = Context.make(Metric.MetricRegistry, new Map())
+    storeUp.updateUnsafe(0, registry)
+    storeFallbacks.updateUnsafe(3, registry)
+    const { samples, types } = parse(render(registry))
+    expect(types.get("rate_limit_store_fallbacks_total")).toBe("counter")
+    expect(types.get("rate_limit_store_up")).toBe("gauge")
+    expect(samples.map((s) => [s.name, s.value])).toEqual([
+      ["rate_limit_store_up", 0],
+      ["rate_limit_store_fallbacks_total", 3]
+    ])
   })
 
   test("histograms: cumulative buckets ending in +Inf, which equals _count", async () => {

@@ -1,7 +1,7 @@
 /** The JSON logger: Effect's `consoleJson` line shape, written with one plain JSON.stringify. */
 import { describe, expect, test } from "bun:test"
 import { Console, Effect, Layer, Logger } from "effect"
-import { jsonLogger } from "../../src/Platform/Logger.ts"
+import { jsonLogger } from "../../src/Observability/Logger.ts"
 
 const printed = (effect: Effect.Effect<void>) => {
   const lines: Array<string> = []

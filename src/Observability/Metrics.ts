@@ -1,0 +1,98 @@
+/**
+ * The service's Prometheus metrics, declared with Effect's `Metric` and rendered at /metrics by `PrometheusMetrics`.
+ * The request path updates them synchronously (`updateUnsafe` on a metric object made once per series): no Effect
+ * and no object allocated per request. Other modules declare their own (the parse cache, the rate-limit store) in
+ * the same default registry, and /metrics renders them all.
+ */
+import { Context, Effect, Layer, Metric } from "effect"
+import { HttpRouter, HttpServerResponse } from "effect/http"
+import { PrometheusMetrics } from "effect/observability"
+import { AppConfig } from "../Config.ts"
+import { METRICS_PATH } from "../Http/Routes.ts"
+
+const NO_CONTEXT = Context.empty()
+const BOUNDARIES = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
+
+/** One metric object per series, made on first use: routes, statuses and reasons are few, so this stays small. */
+const interned = <K, M>(make: (key: K) => M) => {
+  const made = new Map<K, M>()
+  return (key: K): M => {
+    let found = made.get(key)
+    if (found === undefined) made.set(key, (found = make(key)))
+    return found
+  }
+}
+
+const requests = interned((route: string) =>
+  interned((status: number) =>
+    Metric.counter("http_requests_total", {
+      description: "HTTP requests by route and status",
+      attributes: { route, status: String(status) },
+      incremental: true
+    })
+  )
+)
+const latency = interned((route: string) =>
+  Metric.histogram("http_request_duration_seconds", {
+    description: "Time from request to response, by route",
+    attributes: { route },
+    boundaries: BOUNDARIES
+  })
+)
+const rateLimited = interned((reason: string) =>
+  Metric.counter("rate_limited_total", {
+    description: "Requests answered 429, by reason (key: the key's bucket; address: failed authentications)",
+    attributes: { reason },
+    incremental: true
+  })
+)
+const authFailures = Metric.counter("auth_failures_total", {
+  description: "Requests with no valid API key",
+  incremental: true
+})
+
+/** Counters exported from the start at 0, so a scrape before the first event sees them and rate() has a baseline. */
+const countFromZero = (metric: Metric.Metric<number, unknown>): void => metric.updateUnsafe(0, NO_CONTEXT)
+
+countFromZero(authFailures)
+for (const reason of ["key", "address"]) countFromZero(rateLimited(reason))
+
+export const countAuthFailure = (): void => authFailures.updateUnsafe(1, NO_CONTEXT)
+export const countRateLimited = (reason: "key" | "address"): void => rateLimited(reason).updateUnsafe(1, NO_CONTEXT)
+
+/** One answered request, labelled by the route the router matched (`unmatched` outside the API: never a raw path). */
+export const observe = (route: string, status: number, durationMs: number): void => {
+  requests(route)(status).updateUnsafe(1, NO_CONTEXT)
+  latency(route).updateUnsafe(durationMs / 1000, NO_CONTEXT)
+}
+
+/**
+ * The text exposition format of every registered metric, by `PrometheusMetrics`. It types every Effect counter as a
+ * counter; one that is not `incremental` may go down, which Prometheus calls a gauge, so its TYPE line says so.
+ */
+export const render = (context: Context.Context<never> = NO_CONTEXT): string => {
+  const text = PrometheusMetrics.formatUnsafe(context)
+  const mayGoDown = new Set<string>()
+  for (const { id, state, type } of Metric.snapshotUnsafe(context)) {
+    if (type === "Counter" && !(state as Metric.CounterState<number>).incremental) mayGoDown.add(id)
+  }
+  if (mayGoDown.size === 0) return text
+  return text.replace(/^# TYPE (\S+) counter$/gm, (line, name: string) =>
+    mayGoDown.has(name) ? `# TYPE ${name} gauge` : line
+  )
+}
+
+/** GET /metrics, unless METRICS=false (then the path is an ordinary 404). */
+export const MetricsRoute = Layer.unwrap(
+  AppConfig.useSync(({ metrics }) =>
+    metrics
+      ? HttpRouter.add(
+          "GET",
+          METRICS_PATH,
+          Effect.sync(() =>
+            HttpServerResponse.text(render(), { contentType: "text/plain; version=0.0.4; charset=utf-8" })
+          )
+        )
+      : Layer.empty
+  )
+)

@@ -3,6 +3,7 @@
  * `InvalidConfig`, one sentence naming the variable, which `main.ts` prints before exit 1.
  */
 import { Config, Context, Data, Effect, Layer } from "effect"
+import { OTEL_NAMES, parseOtlp } from "./Observability/OtlpConfig.ts"
 
 export class InvalidConfig extends Data.TaggedError("InvalidConfig")<{ readonly message: string }> {}
 
@@ -31,6 +32,7 @@ const NAMES = [
   "WORKERS",
   "CORS_ORIGINS",
   "PUBLIC_URL",
+  ...OTEL_NAMES,
   WORKER_ENV,
   GENERATED_KEY_ENV
 ] as const
@@ -168,6 +170,8 @@ export const parse = (env: Env) => {
     corsOrigins: corsOrigins(env),
     publicUrl: publicUrl(env),
     workers,
+    /** OTLP export (the standard OTEL_* variables); undefined: nothing exported. */
+    otlp: parseOtlp(env, InvalidConfig),
     /** 1..N in a worker started by the primary. */
     workerIndex: text(env, WORKER_ENV),
     generatedKey: text(env, GENERATED_KEY_ENV)

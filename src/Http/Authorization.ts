@@ -14,6 +14,7 @@ import { checkBody } from "./Body.ts"
 import { clientAddress, PeerAddress } from "./ClientAddress.ts"
 import { countAuthFailure, countRateLimited } from "../Observability/Metrics.ts"
 import { addHeaders, type Note, RequestNote } from "./RequestNote.ts"
+import { annotateCaller, childSpan } from "../Observability/Tracing.ts"
 
 /** Why a request goes no further than this middleware. */
 type Rejected = Unauthorized | RateLimited | InvalidRequest | PayloadTooLarge
@@ -42,11 +43,16 @@ export const AuthorizationLive = Layer.effect(
       request: HttpServerRequest.HttpServerRequest,
       note: Note,
       peer: string | undefined,
-      keySent: boolean
+      keySent: boolean,
+      context: Context.Context<never>
     ): Effect.Effect<never, Unauthorized | RateLimited> => {
       countAuthFailure()
       return Effect.flatMap(
-        limiter.recordAuthFailure(clientAddress(request, peer, trustProxy)),
+        childSpan(
+          context,
+          "rate-limit auth-failure",
+          limiter.recordAuthFailure(clientAddress(request, peer, trustProxy))
+        ),
         (decision): Effect.Effect<never, Unauthorized | RateLimited> => {
           if (decision.allowed) {
             addHeaders(note, { "www-authenticate": keySent ? `${REALM}, error="invalid_token"` : REALM })
@@ -72,10 +78,12 @@ export const AuthorizationLive = Layer.effect(
     const admit = (
       request: HttpServerRequest.HttpServerRequest,
       note: Note,
-      caller: { readonly id: string; readonly bucket: string }
+      caller: { readonly id: string; readonly bucket: string },
+      context: Context.Context<never>
     ): Effect.Effect<void, RateLimited | InvalidRequest | PayloadTooLarge> => {
       note.keyId = caller.id
-      return Effect.flatMap(limiter.take(caller.bucket), (decision) =>
+      annotateCaller(context, caller.id)
+      return Effect.flatMap(childSpan(context, "rate-limit", limiter.take(caller.bucket)), (decision) =>
         Effect.flatMap(
           Clock.currentTimeMillis,
           (now): Effect.Effect<void, RateLimited | InvalidRequest | PayloadTooLarge> => {
@@ -98,15 +106,20 @@ export const AuthorizationLive = Layer.effect(
     return Authorization.of({
       // The framework reads the credential (the scheme in any case, as RFC 9110 and the contract say); an empty one
       // is no key.
-      bearer: (httpEffect, { credential }) =>
+      bearer: (httpEffect, { credential, endpoint }) =>
         Effect.withFiber(
           (fiber): Effect.Effect<HttpServerResponse.HttpServerResponse, Effect.Error<typeof httpEffect> | Rejected> => {
             const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
             const note = Context.getUnsafe(fiber.context, RequestNote)
             const key = Redacted.value(credential)
             const caller = key === "" ? undefined : keys.authenticate(key)
-            if (caller === undefined) return refuse(request, note, Context.get(fiber.context, PeerAddress), key !== "")
-            return Effect.andThen(admit(request, note, caller), httpEffect)
+            if (caller === undefined) {
+              return refuse(request, note, Context.get(fiber.context, PeerAddress), key !== "", fiber.context)
+            }
+            return Effect.andThen(
+              admit(request, note, caller, fiber.context),
+              childSpan(fiber.context, `tool ${endpoint.identifier}`, httpEffect)
+            )
           }
         )
     })

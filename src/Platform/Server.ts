@@ -4,14 +4,16 @@
  */
 import { Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
+import { ToolsApi } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
+import { ApiRoutes } from "../Http/Routes.ts"
 import { HttpLive } from "../Http.ts"
 import { ApiKeyStore } from "../Services/ApiKeyStore.ts"
 import { Drain } from "../Services/Drain.ts"
 import { RateLimiterLive } from "../RateLimit/RateLimiter.ts"
 import { ToolsLive } from "../Tools/index.ts"
 import * as BunServer from "./BunServer.ts"
-import { LoggerLive } from "../Observability/Logger.ts"
+import { ObservabilityLive } from "../Observability/Otlp.ts"
 import { WorkerReadyLive } from "./Workers.ts"
 
 /** Built after the server, so on shutdown it runs first: new requests get 503 while in-flight ones finish. */
@@ -61,6 +63,6 @@ export const ServicesLive = Layer.mergeAll(ApiKeyStore.layer, RateLimiterLive, T
 export const ServerLive = Layer.mergeAll(DrainOnShutdown, Started, ReloadKeysOnHangup).pipe(
   Layer.provide(BunServer.layer(HttpLive.pipe(Layer.provide(HttpServer.layerServices)))),
   Layer.provide(ServicesLive),
-  Layer.provide(LoggerLive),
+  Layer.provide(ObservabilityLive.pipe(Layer.provide(ApiRoutes.layer(ToolsApi)))),
   Layer.provide(AppConfig.layer)
 )

@@ -9,6 +9,8 @@ import { AppConfig, type Env } from "../../src/Config.ts"
 import { makeApi, ToolsApi } from "../../src/Api.ts"
 import { makeHttp } from "../../src/Http.ts"
 import { LoggerLive } from "../../src/Observability/Logger.ts"
+import { OtlpLive } from "../../src/Observability/Otlp.ts"
+import { ApiRoutes } from "../../src/Http/Routes.ts"
 import { ApiKeyStore } from "../../src/Services/ApiKeyStore.ts"
 import { Drain } from "../../src/Services/Drain.ts"
 import { makeMemoryStore } from "../../src/RateLimit/MemoryStore.ts"
@@ -74,6 +76,7 @@ export const makeTestApp = (options: TestAppOptions = {}) => {
     Layer.provide(services),
     Layer.provide(HttpServer.layerServices),
     // Merged, not only provided: the handler runs each request in the context the layer outputs.
+    Layer.provideMerge(OtlpLive.pipe(Layer.provide([config, ApiRoutes.layer(api)]))),
     Layer.provideMerge(
       options.logs === undefined
         ? Layer.succeed(References.MinimumLogLevel, options.logLevel ?? "None")

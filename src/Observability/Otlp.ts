@@ -1,0 +1,80 @@
+/**
+ * OTLP/HTTP export of traces, metrics and logs by Effect's own exporters (`effect/observability`), when the
+ * standard variables ask for it (OtlpConfig.ts). With a tracer installed, the framework gives every request a server
+ * span (its `traceparent` continued) named here by its route; Tracing.ts adds the caller and the child spans. With
+ * none, nothing here is built: the framework keeps its untraced one-frame path, and nothing is spent per request.
+ */
+import { Duration, Effect, Layer } from "effect"
+import { FetchHttpClient, HttpClient, HttpClientError, HttpMiddleware } from "effect/http"
+import { OtlpLogger, OtlpMetrics, OtlpSerialization, OtlpTracer } from "effect/observability"
+import { AppConfig } from "../Config.ts"
+import { ApiRoutes, pathOf, type Routes } from "../Http/Routes.ts"
+import { LoggerLive } from "./Logger.ts"
+import type { OtlpSettings } from "./OtlpConfig.ts"
+
+/** "POST /v1/tools/wage-estimator": bounded, as the route is; only the method outside the API (OTel's rule). */
+export const spanName = (routes: Routes, method: string, url: string): string => {
+  const route = routes.routeOf(pathOf(url))
+  return route === undefined ? method : `${method} ${route}`
+}
+
+/**
+ * Effect's exporters wait on an export as long as the HTTP client does, and fetch has no deadline: a collector that
+ * hangs would hold every batch. Each export is cut at OTEL_EXPORTER_OTLP_TIMEOUT and counts as failed, after which
+ * the exporter drops its buffer and pauses for a minute (one debug line), so a dead collector costs the requests
+ * nothing and the log one line a minute at most.
+ */
+const clientWithDeadline = (timeoutMs: number) =>
+  Layer.effect(
+    HttpClient.HttpClient,
+    Effect.map(Effect.service(HttpClient.HttpClient), (client) =>
+      HttpClient.transform(client, (response, request) =>
+        Effect.timeoutOrElse(response, {
+          duration: Duration.millis(timeoutMs),
+          orElse: () =>
+            Effect.fail(
+              new HttpClientError.HttpClientError({
+                reason: new HttpClientError.TransportError({ request, description: `no answer in ${timeoutMs} ms` })
+              })
+            )
+        })
+      )
+    )
+  ).pipe(Layer.provide(FetchHttpClient.layer))
+
+const exporters = (settings: OtlpSettings, routes: Routes) => {
+  const { compression, headers, intervals, urls } = settings
+  const resource = { serviceName: settings.serviceName, attributes: settings.attributes }
+  const shutdownTimeout = Duration.millis(Math.min(settings.timeoutMs, 3_000))
+  const common = { resource, headers, compression, shutdownTimeout }
+  const layers: Array<Layer.Layer<never, never, HttpClient.HttpClient | OtlpSerialization.OtlpSerialization>> = []
+  if (urls.traces !== undefined) {
+    layers.push(OtlpTracer.layer({ ...common, url: urls.traces, exportInterval: Duration.millis(intervals.traces) }))
+    layers.push(
+      Layer.succeed(HttpMiddleware.SpanNameGenerator)((request) => spanName(routes, request.method, request.url))
+    )
+  }
+  if (urls.metrics !== undefined) {
+    layers.push(OtlpMetrics.layer({ ...common, url: urls.metrics, exportInterval: Duration.millis(intervals.metrics) }))
+  }
+  if (urls.logs !== undefined) {
+    // beside the service's own log (stdout), not instead of it
+    const exportInterval = Duration.millis(intervals.logs)
+    layers.push(OtlpLogger.layer({ ...common, url: urls.logs, exportInterval, mergeWithExisting: true }))
+  }
+  return Layer.mergeAll(Layer.empty, ...layers).pipe(
+    Layer.provide(settings.protocol === "http/json" ? OtlpSerialization.layerJson : OtlpSerialization.layerProtobuf),
+    Layer.provide(clientWithDeadline(settings.timeoutMs))
+  )
+}
+
+/** The exporters the settings ask for, or nothing; built over a logger, exported logs add to its output. */
+export const OtlpLive = Layer.unwrap(
+  Effect.gen(function* () {
+    const { otlp } = yield* AppConfig
+    return otlp === undefined ? Layer.empty : exporters(otlp, yield* ApiRoutes)
+  })
+)
+
+/** The service's log (LOG_LEVEL, LOG_FORMAT) and, when configured, the OTLP exporters; spans named by `ApiRoutes`. */
+export const ObservabilityLive = OtlpLive.pipe(Layer.provideMerge(LoggerLive))

@@ -1,5 +1,6 @@
 /**
- * `bun bench/ab.ts REV [wage|parse] [trials]`: this tree's service against the one at git revision REV, both built
+ * `bun bench/ab.ts REV [wage|parse] [trials] [--env NAME=VALUE ...]`: this tree's service (with these extra
+ * variables, e.g. OTEL_EXPORTER_OTLP_ENDPOINT) against the one at git revision REV, both built
  * in this process as web handlers and driven in alternating trials (`bench/inprocess.ts`). Prints the CPU time a
  * request took (min, p25, median over the trials).
  *
@@ -16,9 +17,16 @@ import { join, resolve } from "node:path"
 import { alternate, application, type Kind, load, report } from "./inprocess.ts"
 
 const ROOT = resolve(import.meta.dir, "..")
-const [rev, kindArg, trialsArg] = process.argv.slice(2)
+const args = process.argv.slice(2)
+// --env NAME=VALUE (repeatable): extra configuration for this tree's application only, e.g. OTLP export
+const extraEnv: Record<string, string> = {}
+for (let i = args.indexOf("--env"); i !== -1; i = args.indexOf("--env")) {
+  const [name = "", ...value] = (args.splice(i, 2)[1] ?? "").split("=")
+  extraEnv[name] = value.join("=")
+}
+const [rev, kindArg, trialsArg] = args
 if (rev === undefined) {
-  process.stderr.write("Usage: bun bench/ab.ts REV [wage|parse] [trials]\n")
+  process.stderr.write("Usage: bun bench/ab.ts REV [wage|parse] [trials] [--env NAME=VALUE ...]\n")
   process.exit(2)
 }
 const kind: Kind = kindArg === "parse" ? "parse" : "wage"
@@ -52,7 +60,10 @@ symlinkSync(join(ROOT, "node_modules"), join(extracted, "node_modules"))
 
 const targets = [
   [rev, await application(join(extracted, "src"))],
-  ["this tree", await application(join(ROOT, "src"))]
+  [
+    Object.keys(extraEnv).length === 0 ? "this tree" : "this tree, --env",
+    await application(join(ROOT, "src"), extraEnv)
+  ]
 ] as const
 
 for (const [, handler] of targets) await load(handler, kind, 8_000) // warm-up: the JIT settles

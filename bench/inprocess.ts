@@ -29,23 +29,34 @@ const bodies: Record<Kind, string> = {
 /** As `bun run bench` runs the service: the bench key, and a rate limit high enough never to bite. */
 const env = { API_KEYS: KEY, RATE_LIMIT_PER_MINUTE: "1000000000" }
 
+/** The log and the OTLP exporters as the server has them (a revision from before `Observability/`: its logger). */
+const observability = async (src: string) => {
+  if (existsSync(join(src, "Observability", "Otlp.ts"))) {
+    const { ObservabilityLive }: typeof import("../src/Observability/Otlp.ts") = await import(
+      join(src, "Observability", "Otlp.ts")
+    )
+    return ObservabilityLive
+  }
+  const { LoggerLive }: typeof import("../src/Observability/Logger.ts") = await import(
+    join(src, "Platform", "Logger.ts")
+  )
+  return LoggerLive
+}
+
 /**
  * A tree's application as a web handler, its modules imported from `src` (`effect` is this tree's, whichever tree):
  * the services and the logger are merged into the handler's context, as the server's running program provides
  * them to `Bun.serve`'s handler.
  */
-export const application = async (src: string): Promise<Handler> => {
+export const application = async (src: string, extraEnv: Record<string, string> = {}): Promise<Handler> => {
   // typed as this tree's modules; another revision's are expected to have the same shape
   const { HttpLive }: typeof import("../src/Http.ts") = await import(join(src, "Http.ts"))
   const { ServicesLive }: typeof import("../src/Platform/Server.ts") = await import(join(src, "Platform", "Server.ts"))
-  // the logger moved from Platform/ to Observability/: a revision from before the move has it in Platform/
-  const logger = existsSync(join(src, "Observability", "Logger.ts")) ? "Observability" : "Platform"
-  const { LoggerLive }: typeof import("../src/Observability/Logger.ts") = await import(join(src, logger, "Logger.ts"))
   const { AppConfig }: typeof import("../src/Config.ts") = await import(join(src, "Config.ts"))
   const layer = HttpLive.pipe(
     Layer.provide(HttpServer.layerServices),
-    Layer.provideMerge(Layer.mergeAll(ServicesLive, LoggerLive)),
-    Layer.provideMerge(AppConfig.fromEnv(env))
+    Layer.provideMerge(Layer.mergeAll(ServicesLive, await observability(src))),
+    Layer.provideMerge(AppConfig.fromEnv({ ...env, ...extraEnv }))
   )
   const { handler } = HttpRouter.toWebHandler(layer, { disableLogger: true })
   return (request) => handler(request)

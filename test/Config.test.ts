@@ -64,7 +64,13 @@ const bad: ReadonlyArray<readonly [name: string, value: () => string, extra?: Re
   ["UA_CACHE_SIZE", () => "lots"],
   ["IDLE_TIMEOUT_SECONDS", () => "0"],
   ["IDLE_TIMEOUT_SECONDS", () => "256"],
-  ["IDLE_TIMEOUT_SECONDS", () => "30s"]
+  ["IDLE_TIMEOUT_SECONDS", () => "30s"],
+  ["OTEL_EXPORTER_OTLP_ENDPOINT", () => "collector:4318"],
+  ["OTEL_EXPORTER_OTLP_ENDPOINT", () => "not a url"],
+  ["OTEL_EXPORTER_OTLP_HEADERS", () => "token", { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318" }],
+  ["OTEL_TRACES_EXPORTER", () => "jaeger", { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318" }],
+  ["OTEL_EXPORTER_OTLP_PROTOCOL", () => "grpc", { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318" }],
+  ["OTEL_EXPORTER_OTLP_TIMEOUT", () => "10s", { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318" }]
 ]
 
 const expectOneLineNaming = (name: string, result: { code: number; stdout: string; stderr: string }) => {

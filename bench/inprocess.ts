@@ -29,7 +29,7 @@ const bodies: Record<Kind, string> = {
 /** As `bun run bench` runs the service: the bench key, and a rate limit high enough never to bite. */
 const env = { API_KEYS: KEY, RATE_LIMIT_PER_MINUTE: "1000000000" }
 
-/** The log and the OTLP exporters as the server has them (a revision from before `Observability/`: its logger). */
+/** The log and the OTLP exporters as the server has them (a revision from before Otlp.ts: its logger alone). */
 const observability = async (src: string) => {
   if (existsSync(join(src, "Observability", "Otlp.ts"))) {
     const { ObservabilityLive }: typeof import("../src/Observability/Otlp.ts") = await import(
@@ -37,9 +37,8 @@ const observability = async (src: string) => {
     )
     return ObservabilityLive
   }
-  const { LoggerLive }: typeof import("../src/Observability/Logger.ts") = await import(
-    join(src, "Platform", "Logger.ts")
-  )
+  const folder = existsSync(join(src, "Observability", "Logger.ts")) ? "Observability" : "Platform"
+  const { LoggerLive }: typeof import("../src/Observability/Logger.ts") = await import(join(src, folder, "Logger.ts"))
   return LoggerLive
 }
 

@@ -29,14 +29,10 @@ const bodies: Record<Kind, string> = {
 /** As `bun run bench` runs the service: the bench key, and a rate limit high enough never to bite. */
 const env = { API_KEYS: KEY, RATE_LIMIT_PER_MINUTE: "1000000000" }
 
-/** The log and the OTLP exporters as the server has them (a revision from before Otlp.ts: its logger alone). */
+/** The log and the OTLP exporters as the server has them (a revision from before OTLP export: its logger alone). */
 const observability = async (src: string) => {
-  if (existsSync(join(src, "Observability", "Otlp.ts"))) {
-    const { ObservabilityLive }: typeof import("../src/Observability/Otlp.ts") = await import(
-      join(src, "Observability", "Otlp.ts")
-    )
-    return ObservabilityLive
-  }
+  const server: typeof import("../src/Platform/Server.ts") = await import(join(src, "Platform", "Server.ts"))
+  if ("ObservabilityServed" in server) return server.ObservabilityServed
   const folder = existsSync(join(src, "Observability", "Logger.ts")) ? "Observability" : "Platform"
   const { LoggerLive }: typeof import("../src/Observability/Logger.ts") = await import(join(src, folder, "Logger.ts"))
   return LoggerLive

@@ -60,9 +60,12 @@ const Started = Layer.unwrap(
 
 export const ServicesLive = Layer.mergeAll(ApiKeyStore.layer, RateLimiterLive, ToolsLive, Drain.layer)
 
+/** The log and, when configured, OTLP export, its spans named by the routes of the API served. */
+export const ObservabilityServed = ObservabilityLive.pipe(Layer.provide(ApiRoutes.layer(ToolsApi)))
+
 export const ServerLive = Layer.mergeAll(DrainOnShutdown, Started, ReloadKeysOnHangup).pipe(
   Layer.provide(BunServer.layer(HttpLive.pipe(Layer.provide(HttpServer.layerServices)))),
   Layer.provide(ServicesLive),
-  Layer.provide(ObservabilityLive.pipe(Layer.provide(ApiRoutes.layer(ToolsApi)))),
+  Layer.provide(ObservabilityServed),
   Layer.provide(AppConfig.layer)
 )

@@ -81,17 +81,14 @@ const since = (start: number) => collector.received.slice(start)
 const TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
 const PARENT_ID = "00f067aa0ba902b7"
 
-describe("OTLP export, JSON", () => {
+describe("what a request's trace holds", () => {
   test("one server span per request named by its route, with method, route, status and key id; traceparent continued", async () => {
     const start = collector.received.length
-    await withApp(
-      { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json", ...FAST },
-      async (app) => {
-        const traceparent = `00-${TRACE_ID}-${PARENT_ID}-01`
-        const response = await app.post(WAGE_PATH, { hourlyWage: 25 }, { headers: { traceparent } })
-        expect(response.status).toBe(200)
-      }
-    )
+    await withApp({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, ...FAST }, async (app) => {
+      const traceparent = `00-${TRACE_ID}-${PARENT_ID}-01`
+      const response = await app.post(WAGE_PATH, { hourlyWage: 25 }, { headers: { traceparent } })
+      expect(response.status).toBe(200)
+    })
     const spans = spansIn(since(start))
     const server = spans.find((s) => s.name === `POST ${WAGE_PATH}`)
     expect(server).toBeDefined()
@@ -109,13 +106,10 @@ describe("OTLP export, JSON", () => {
 
   test("bounded names: an unknown path is named by its method alone; a 401 and a 429 are spans too", async () => {
     const start = collector.received.length
-    await withApp(
-      { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json", ...FAST },
-      async (app) => {
-        expect((await app.request(`/no/such/${crypto.randomUUID()}`)).status).toBe(404)
-        expect((await app.post(WAGE_PATH, { hourlyWage: 1 }, { key: "not-a-key" })).status).toBe(401)
-      }
-    )
+    await withApp({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, ...FAST }, async (app) => {
+      expect((await app.request(`/no/such/${crypto.randomUUID()}`)).status).toBe(404)
+      expect((await app.post(WAGE_PATH, { hourlyWage: 1 }, { key: "not-a-key" })).status).toBe(401)
+    })
     const spans = spansIn(since(start))
     const unknown = spans.find((s) => attribute(s, "http.response.status_code") === 404)
     expect(unknown?.name).toBe("GET")
@@ -127,7 +121,7 @@ describe("OTLP export, JSON", () => {
 })
 
 describe("OTLP export, the defaults", () => {
-  test("the endpoint alone exports traces, metrics and logs (protobuf), with no key material anywhere", async () => {
+  test("the endpoint alone exports traces, metrics and logs (JSON), with no key material anywhere", async () => {
     const start = collector.received.length
     const wrongKey = `wrong-${crypto.randomUUID()}`
     await withApp({ OTEL_EXPORTER_OTLP_ENDPOINT: `${collector.url}/`, ...FAST }, async (app, logs) => {
@@ -139,7 +133,7 @@ describe("OTLP export, the defaults", () => {
     })
     const exports = since(start)
     expect(new Set(exports.map((r) => r.path))).toEqual(new Set(["/v1/traces", "/v1/metrics", "/v1/logs"]))
-    for (const r of exports) expect(r.contentType).toBe("application/x-protobuf")
+    for (const r of exports) expect(r.contentType).toBe("application/json")
     const all = Buffer.concat(exports.map((r) => r.body)).toString("latin1")
     expect(all).toContain(`POST ${WAGE_PATH}`)
     expect(all).toContain("http_requests_total")
@@ -147,6 +141,22 @@ describe("OTLP export, the defaults", () => {
     for (const secret of [KEY, wrongKey, sha256Hex(KEY).slice(0, 32), sha256Hex(wrongKey).slice(0, 32)]) {
       expect(all).not.toContain(secret)
     }
+  })
+
+  test("OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf: binary protobuf, the same names, no key material", async () => {
+    const start = collector.received.length
+    await withApp(
+      { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf", ...FAST },
+      async (app) => void expect((await app.post(WAGE_PATH, { hourlyWage: 25 })).status).toBe(200)
+    )
+    const traces = since(start).filter((r) => r.path === "/v1/traces")
+    expect(traces.length).toBeGreaterThan(0)
+    for (const r of traces) expect(r.contentType).toBe("application/x-protobuf")
+    const all = Buffer.concat(traces.map((r) => r.body)).toString("latin1")
+    expect(all).toContain(`POST ${WAGE_PATH}`)
+    expect(all).toContain("tool wageEstimator")
+    expect(all).not.toContain(KEY)
+    expect(all).not.toContain(sha256Hex(KEY).slice(0, 32))
   })
 
   test("headers, service name and resource attributes from the standard variables", async () => {
@@ -157,7 +167,6 @@ describe("OTLP export, the defaults", () => {
         OTEL_METRICS_EXPORTER: "none",
         OTEL_LOGS_EXPORTER: "none",
         OTEL_EXPORTER_OTLP_HEADERS: "x-collector-token=s%20cret",
-        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
         OTEL_SERVICE_NAME: "tools-api-test",
         OTEL_RESOURCE_ATTRIBUTES: "deployment.environment=test",
         ...FAST

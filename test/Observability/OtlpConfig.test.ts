@@ -10,7 +10,7 @@ const otlp = (env: Env) => parse(env).otlp
 const BASE = "http://collector:4318"
 
 describe("what turns export on", () => {
-  test("unset: nothing; the endpoint alone: traces, metrics and logs, OTLP/HTTP protobuf", () => {
+  test("unset: nothing; the endpoint alone: traces, metrics and logs, OTLP/HTTP JSON", () => {
     expect(otlp({})).toBeUndefined()
     const settings = otlp({ OTEL_EXPORTER_OTLP_ENDPOINT: BASE })
     expect(settings?.urls).toEqual({
@@ -18,7 +18,7 @@ describe("what turns export on", () => {
       metrics: `${BASE}/v1/metrics`,
       logs: `${BASE}/v1/logs`
     })
-    expect(settings?.protocol).toBe("http/protobuf")
+    expect(settings?.protocol).toBe("http/json")
     expect(settings?.serviceName).toBe("tools-api")
     expect(settings?.timeoutMs).toBe(10_000)
   })
@@ -58,14 +58,14 @@ describe("the rest of the standard variables", () => {
       OTEL_EXPORTER_OTLP_ENDPOINT: BASE,
       OTEL_EXPORTER_OTLP_HEADERS: "api-key=a%20b, x-tenant=t1",
       OTEL_RESOURCE_ATTRIBUTES: "service.name=from-attributes,deployment.environment=prod",
-      OTEL_EXPORTER_OTLP_PROTOCOL: "HTTP/JSON",
+      OTEL_EXPORTER_OTLP_PROTOCOL: "HTTP/protobuf",
       OTEL_EXPORTER_OTLP_COMPRESSION: "gzip",
       OTEL_EXPORTER_OTLP_TIMEOUT: "2500"
     })
     expect(settings?.headers).toEqual({ "api-key": "a b", "x-tenant": "t1" })
     expect(settings?.serviceName).toBe("from-attributes")
     expect(settings?.attributes).toEqual({ "deployment.environment": "prod" })
-    expect(settings?.protocol).toBe("http/json")
+    expect(settings?.protocol).toBe("http/protobuf")
     expect(settings?.compression).toBe("gzip")
     expect(settings?.timeoutMs).toBe(2_500)
     const named = otlp({ OTEL_EXPORTER_OTLP_ENDPOINT: BASE, OTEL_SERVICE_NAME: "mine", OTEL_RESOURCE_ATTRIBUTES: "" })

@@ -4,9 +4,9 @@
  * span (its `traceparent` continued) named here by its route; Tracing.ts adds the caller and the child spans. With
  * none, nothing here is built: the framework keeps its untraced one-frame path, and nothing is spent per request.
  */
-import { Duration, Effect, Layer } from "effect"
+import { Duration, Effect, Layer, Option, Tracer } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientError, HttpMiddleware } from "effect/http"
-import { OtlpLogger, OtlpMetrics, OtlpSerialization, OtlpTracer } from "effect/observability"
+import { OtlpExporter, OtlpLogger, OtlpMetrics, OtlpSerialization, OtlpTracer } from "effect/observability"
 import { AppConfig } from "../Config.ts"
 import { ApiRoutes, pathOf, type Routes } from "../Http/Routes.ts"
 import { LoggerLive } from "./Logger.ts"
@@ -42,6 +42,23 @@ const clientWithDeadline = (timeoutMs: number) =>
     )
   ).pipe(Layer.provide(FetchHttpClient.layer))
 
+/**
+ * OTEL_TRACES_SAMPLER over Effect's tracer, which keeps every span: a new trace is kept at `ratio`; a child keeps
+ * its parent's decision, and so does a request whose `traceparent` decided (parent-based samplers). A span not kept
+ * is never exported, and the framework skips its attributes.
+ */
+const sampling = (tracer: Tracer.Tracer, { parentBased, ratio }: OtlpSettings["sampler"]): Tracer.Tracer =>
+  ratio === 1 && parentBased
+    ? tracer
+    : Tracer.make({
+        ...tracer,
+        span: (options) => {
+          const parent = Option.getOrUndefined(options.parent)
+          const inherit = parent !== undefined && (parentBased || parent._tag === "Span")
+          return tracer.span({ ...options, sampled: options.sampled && (inherit || Math.random() < ratio) })
+        }
+      })
+
 const exporters = (settings: OtlpSettings, routes: Routes) => {
   const { compression, headers, intervals, urls } = settings
   const resource = { serviceName: settings.serviceName, attributes: settings.attributes }
@@ -49,7 +66,9 @@ const exporters = (settings: OtlpSettings, routes: Routes) => {
   const common = { resource, headers, compression, shutdownTimeout }
   const layers: Array<Layer.Layer<never, never, HttpClient.HttpClient | OtlpSerialization.OtlpSerialization>> = []
   if (urls.traces !== undefined) {
-    layers.push(OtlpTracer.layer({ ...common, url: urls.traces, exportInterval: Duration.millis(intervals.traces) }))
+    const options = { ...common, url: urls.traces, exportInterval: Duration.millis(intervals.traces) }
+    const tracer = Effect.map(OtlpTracer.make(options), (otlp) => sampling(otlp, settings.sampler))
+    layers.push(Layer.effect(Tracer.Tracer, tracer).pipe(Layer.provideMerge(OtlpExporter.layerFlusher)))
     layers.push(
       Layer.succeed(HttpMiddleware.SpanNameGenerator)((request) => spanName(routes, request.method, request.url))
     )

@@ -16,6 +16,8 @@ export const OTEL_NAMES = [
   "OTEL_EXPORTER_OTLP_PROTOCOL",
   "OTEL_EXPORTER_OTLP_COMPRESSION",
   "OTEL_EXPORTER_OTLP_TIMEOUT",
+  "OTEL_TRACES_SAMPLER",
+  "OTEL_TRACES_SAMPLER_ARG",
   "OTEL_SERVICE_NAME",
   "OTEL_RESOURCE_ATTRIBUTES",
   "OTEL_BSP_SCHEDULE_DELAY",
@@ -38,6 +40,8 @@ export interface OtlpSettings {
   readonly timeoutMs: number
   /** Milliseconds between exports, per signal. */
   readonly intervals: Readonly<Record<Signal, number>>
+  /** Which traces are kept: `ratio` of new ones; with `parentBased`, an incoming `traceparent`'s decision. */
+  readonly sampler: { readonly ratio: number; readonly parentBased: boolean }
   readonly serviceName: string
   readonly attributes: Readonly<Record<string, string>>
 }
@@ -101,6 +105,24 @@ const oneOf = <const A extends string>(
   return values.find((value) => value === raw) ?? fail(`${name} must be one of ${values.join(", ")}`)
 }
 
+const SAMPLERS = [
+  "parentbased_always_on",
+  "parentbased_always_off",
+  "parentbased_traceidratio",
+  "always_on",
+  "always_off",
+  "traceidratio"
+] as const
+
+const sampler = (env: OtelEnv, fail: (message: string) => never) => {
+  const name = oneOf(env, "OTEL_TRACES_SAMPLER", SAMPLERS, fail) ?? "parentbased_always_on"
+  const raw = text(env, "OTEL_TRACES_SAMPLER_ARG")
+  const arg = raw === undefined ? 1 : /^(0|1)?(\.\d+)?$/.test(raw) && raw !== "" ? Number(raw) : Number.NaN
+  if (!(arg >= 0 && arg <= 1)) fail("OTEL_TRACES_SAMPLER_ARG must be a ratio from 0 to 1, like 0.25")
+  const ratio = name.endsWith("always_off") ? 0 : name.endsWith("traceidratio") ? arg : 1
+  return { ratio, parentBased: name.startsWith("parentbased") }
+}
+
 /** The settings, or undefined when nothing is to be exported; a bad value throws `Invalid`, naming the variable. */
 export const parseOtlp = (
   env: OtelEnv,
@@ -142,6 +164,7 @@ export const parseOtlp = (
     compression: oneOf(env, "OTEL_EXPORTER_OTLP_COMPRESSION", ["gzip", "none"], fail) ?? "none",
     timeoutMs: millis(env, "OTEL_EXPORTER_OTLP_TIMEOUT", 10_000, fail),
     intervals,
+    sampler: sampler(env, fail),
     serviceName,
     attributes
   }

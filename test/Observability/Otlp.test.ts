@@ -120,6 +120,45 @@ describe("what a request's trace holds", () => {
   })
 })
 
+describe("sampling: OTEL_TRACES_SAMPLER", () => {
+  const sampledIds = async (env: Env, traceparents: ReadonlyArray<string | undefined>) => {
+    const start = collector.received.length
+    await withApp({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, ...env, ...FAST }, async (app) => {
+      for (const traceparent of traceparents) {
+        const headers: Record<string, string> = traceparent === undefined ? {} : { traceparent }
+        expect((await app.post(WAGE_PATH, { hourlyWage: 25 }, { headers })).status).toBe(200)
+      }
+    })
+    const spans = spansIn(since(start))
+    return { servers: spans.filter((s) => s.kind === 2).map((s) => s.traceId), all: spans, paths: since(start) }
+  }
+  const SAMPLED = `00-${TRACE_ID}-${PARENT_ID}-01`
+  const UNSAMPLED = `00-${"ab".repeat(16)}-${PARENT_ID}-00`
+
+  test("the default (parentbased_always_on): every new trace, and a traceparent's decision", async () => {
+    const { servers } = await sampledIds({}, [undefined, SAMPLED, UNSAMPLED])
+    expect(servers.length).toBe(2)
+    expect(servers).toContain(TRACE_ID)
+  })
+
+  test("always_off, or a ratio of 0: no trace at all, while metrics and logs still go", async () => {
+    for (const env of [
+      { OTEL_TRACES_SAMPLER: "always_off" },
+      { OTEL_TRACES_SAMPLER: "traceidratio", OTEL_TRACES_SAMPLER_ARG: "0" }
+    ]) {
+      const { all, paths } = await sampledIds(env, [undefined, SAMPLED])
+      expect(all).toEqual([])
+      expect(paths.some((r) => r.path === "/v1/metrics")).toBe(true)
+    }
+  })
+
+  test("parentbased_always_off: only traces a caller's traceparent sampled, with their child spans", async () => {
+    const { all, servers } = await sampledIds({ OTEL_TRACES_SAMPLER: "parentbased_always_off" }, [undefined, SAMPLED])
+    expect(servers).toEqual([TRACE_ID])
+    expect(all.map((s) => s.name).sort()).toEqual([`POST ${WAGE_PATH}`, "rate-limit", "tool wageEstimator"])
+  })
+})
+
 describe("OTLP export, the defaults", () => {
   test("the endpoint alone exports traces, metrics and logs (JSON), with no key material anywhere", async () => {
     const start = collector.received.length

@@ -53,6 +53,22 @@ describe("what turns export on", () => {
 })
 
 describe("the rest of the standard variables", () => {
+  test("OTEL_TRACES_SAMPLER and its ratio, parent-based by default", () => {
+    const sampler = (env: Env) => otlp({ OTEL_EXPORTER_OTLP_ENDPOINT: BASE, ...env })?.sampler
+    expect(sampler({})).toEqual({ ratio: 1, parentBased: true })
+    expect(sampler({ OTEL_TRACES_SAMPLER: "always_off" })).toEqual({ ratio: 0, parentBased: false })
+    expect(sampler({ OTEL_TRACES_SAMPLER: "parentbased_always_off" })).toEqual({ ratio: 0, parentBased: true })
+    const ratio = { OTEL_TRACES_SAMPLER: "parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG: "0.25" }
+    expect(sampler(ratio)).toEqual({ ratio: 0.25, parentBased: true })
+    expect(sampler({ OTEL_TRACES_SAMPLER: "traceidratio" })).toEqual({ ratio: 1, parentBased: false })
+    for (const bad of ["1.5", "-0.1", "half", "1e-3"]) {
+      expect(() => sampler({ OTEL_TRACES_SAMPLER: "traceidratio", OTEL_TRACES_SAMPLER_ARG: bad })).toThrow(
+        "OTEL_TRACES_SAMPLER_ARG"
+      )
+    }
+    expect(() => sampler({ OTEL_TRACES_SAMPLER: "jaeger_remote" })).toThrow("OTEL_TRACES_SAMPLER")
+  })
+
   test("headers and resource attributes: key=value pairs, values percent-decoded; the service name", () => {
     const settings = otlp({
       OTEL_EXPORTER_OTLP_ENDPOINT: BASE,

@@ -20,7 +20,9 @@ describe("bench/profileAreas: the area of a profile sample", () => {
   })
 
   test("a native frame is JSON or a web object, else its JavaScript caller's", () => {
-    expect(areaOf(["stringify [native]", "(anonymous) src/Observability/Logger.ts:35"])).toBe("JSON.parse / JSON.stringify")
+    expect(areaOf(["stringify [native]", "(anonymous) src/Observability/Logger.ts:35"])).toBe(
+      "JSON.parse / JSON.stringify"
+    )
     expect(areaOf(["Headers [native]", `make ${effect}/http/Headers.js:82`])).toMatch(/^Bun web objects/)
     expect(areaOf(["exec [native]", "detectBot src/Tools/UserAgent/UserAgentBots.ts:70"])).toBe(
       "project: src/Tools/UserAgent/UserAgentBots.ts"

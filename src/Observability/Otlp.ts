@@ -13,7 +13,7 @@ import { LoggerLive } from "./Logger.ts"
 import type { OtlpSettings } from "./OtlpConfig.ts"
 
 /** "POST /v1/tools/wage-estimator": bounded, as the route is; only the method outside the API (OTel's rule). */
-export const spanName = (routes: Routes, method: string, url: string): string => {
+const spanName = (routes: Routes, method: string, url: string): string => {
   const route = routes.routeOf(pathOf(url))
   return route === undefined ? method : `${method} ${route}`
 }
@@ -62,7 +62,7 @@ const sampling = (tracer: Tracer.Tracer, { parentBased, ratio }: OtlpSettings["s
 const exporters = (settings: OtlpSettings, routes: Routes) => {
   const { compression, headers, intervals, urls } = settings
   const resource = { serviceName: settings.serviceName, attributes: settings.attributes }
-  const shutdownTimeout = Duration.millis(Math.min(settings.timeoutMs, 3_000))
+  const shutdownTimeout = Duration.millis(Math.min(settings.timeoutMs, 1_000))
   const common = { resource, headers, compression, shutdownTimeout }
   const layers: Array<Layer.Layer<never, never, HttpClient.HttpClient | OtlpSerialization.OtlpSerialization>> = []
   if (urls.traces !== undefined) {

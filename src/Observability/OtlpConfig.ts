@@ -27,7 +27,7 @@ export const OTEL_NAMES = [
 
 type OtelEnv = Readonly<Partial<Record<(typeof OTEL_NAMES)[number], string>>>
 
-export type Signal = "traces" | "metrics" | "logs"
+type Signal = "traces" | "metrics" | "logs"
 
 export interface OtlpSettings {
   /** Where each signal goes; a signal that is off has none. */

@@ -6,7 +6,7 @@
 import { Context, Effect, Tracer } from "effect"
 
 /** The attribute naming the caller: `key_<8 hex>`, never the key or its digest. */
-export const KEY_ID_ATTRIBUTE = "tools_api.key_id"
+const KEY_ID_ATTRIBUTE = "tools_api.key_id"
 
 /** The request's span, if it is traced and sampled (a span not kept is not worth adding to). */
 const requestSpan = (context: Context.Context<never>): Tracer.Span | undefined => {

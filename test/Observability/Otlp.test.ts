@@ -5,6 +5,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test"
 import { sha256Hex } from "../../src/Services/ApiKeyStore.ts"
+import { start } from "../support/Process.ts"
 import type { Env } from "../../src/Config.ts"
 import { KEY, makeTestApp, WAGE_PATH } from "../support/TestApp.ts"
 
@@ -292,4 +293,25 @@ describe("a collector that fails costs the requests nothing", () => {
       server.stop(true)
     }
   }, 15_000)
+})
+
+describe("a real process", () => {
+  test("on SIGTERM what is buffered is sent, then exit 0; with the collector down, exit 0 too and nothing on stderr", async () => {
+    const startedAt = collector.received.length
+    // exports only at shutdown: the intervals are far longer than the test
+    const slow = { OTEL_BSP_SCHEDULE_DELAY: "600000", OTEL_BLRP_SCHEDULE_DELAY: "600000" }
+    const healthy = await start({ API_KEYS: KEY, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, ...slow })
+    const closed = receiver()
+    closed.stop()
+    const down = await start({ API_KEYS: KEY, OTEL_EXPORTER_OTLP_ENDPOINT: closed.url, ...slow })
+    for (const server of [healthy, down]) {
+      const headers = { authorization: `Bearer ${KEY}`, "content-type": "application/json" }
+      const response = await fetch(`${server.base}${WAGE_PATH}`, { method: "POST", headers, body: '{"hourlyWage":25}' })
+      expect(response.status).toBe(200)
+    }
+    expect(spansIn(since(startedAt))).toEqual([])
+    expect(await Promise.all([healthy.stop(), down.stop()])).toEqual([0, 0])
+    expect(spansIn(since(startedAt)).map((s) => s.name)).toContain(`POST ${WAGE_PATH}`)
+    expect(down.stderr()).toBe("")
+  }, 30_000)
 })

@@ -3,7 +3,7 @@
  * body checks (400/413), so an unauthenticated request with a broken body gets 401, never 400. Every `/v1` answer
  * to a known caller carries the rate-limit headers.
  */
-import { Clock, Context, Effect, Layer, Redacted } from "effect"
+import { Clock, Context, Effect, Layer, Redacted, type Tracer } from "effect"
 import { HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { Authorization } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
@@ -14,7 +14,7 @@ import { checkBody } from "./Body.ts"
 import { clientAddress, PeerAddress } from "./ClientAddress.ts"
 import { countAuthFailure, countRateLimited } from "../Observability/Metrics.ts"
 import { addHeaders, type Note, RequestNote } from "./RequestNote.ts"
-import { annotateCaller, childSpan } from "../Observability/Tracing.ts"
+import { annotateCaller, childSpan, requestSpan } from "../Observability/Tracing.ts"
 
 /** Why a request goes no further than this middleware. */
 type Rejected = Unauthorized | RateLimited | InvalidRequest | PayloadTooLarge
@@ -44,15 +44,11 @@ export const AuthorizationLive = Layer.effect(
       note: Note,
       peer: string | undefined,
       keySent: boolean,
-      context: Context.Context<never>
+      span: Tracer.Span | undefined
     ): Effect.Effect<never, Unauthorized | RateLimited> => {
       countAuthFailure()
       return Effect.flatMap(
-        childSpan(
-          context,
-          "rate-limit auth-failure",
-          limiter.recordAuthFailure(clientAddress(request, peer, trustProxy))
-        ),
+        childSpan(span, "rate-limit auth-failure", limiter.recordAuthFailure(clientAddress(request, peer, trustProxy))),
         (decision): Effect.Effect<never, Unauthorized | RateLimited> => {
           if (decision.allowed) {
             addHeaders(note, { "www-authenticate": keySent ? `${REALM}, error="invalid_token"` : REALM })
@@ -79,11 +75,11 @@ export const AuthorizationLive = Layer.effect(
       request: HttpServerRequest.HttpServerRequest,
       note: Note,
       caller: { readonly id: string; readonly bucket: string },
-      context: Context.Context<never>
+      span: Tracer.Span | undefined
     ): Effect.Effect<void, RateLimited | InvalidRequest | PayloadTooLarge> => {
       note.keyId = caller.id
-      annotateCaller(context, caller.id)
-      return Effect.flatMap(childSpan(context, "rate-limit", limiter.take(caller.bucket)), (decision) =>
+      annotateCaller(span, caller.id)
+      return Effect.flatMap(childSpan(span, "rate-limit", limiter.take(caller.bucket)), (decision) =>
         Effect.flatMap(
           Clock.currentTimeMillis,
           (now): Effect.Effect<void, RateLimited | InvalidRequest | PayloadTooLarge> => {
@@ -111,14 +107,15 @@ export const AuthorizationLive = Layer.effect(
           (fiber): Effect.Effect<HttpServerResponse.HttpServerResponse, Effect.Error<typeof httpEffect> | Rejected> => {
             const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
             const note = Context.getUnsafe(fiber.context, RequestNote)
+            const span = requestSpan(fiber)
             const key = Redacted.value(credential)
             const caller = key === "" ? undefined : keys.authenticate(key)
             if (caller === undefined) {
-              return refuse(request, note, Context.get(fiber.context, PeerAddress), key !== "", fiber.context)
+              return refuse(request, note, Context.get(fiber.context, PeerAddress), key !== "", span)
             }
             return Effect.andThen(
-              admit(request, note, caller, fiber.context),
-              childSpan(fiber.context, `tool ${endpoint.identifier}`, httpEffect)
+              admit(request, note, caller, span),
+              childSpan(span, `tool ${endpoint.identifier}`, httpEffect)
             )
           }
         )

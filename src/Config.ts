@@ -170,7 +170,6 @@ export const parse = (env: Env) => {
     corsOrigins: corsOrigins(env),
     publicUrl: publicUrl(env),
     workers,
-    /** OTLP export (the standard OTEL_* variables); undefined: nothing exported. */
     otlp: parseOtlp(env, InvalidConfig),
     /** 1..N in a worker started by the primary. */
     workerIndex: text(env, WORKER_ENV),

@@ -16,7 +16,7 @@ import {
   puffinPlatform
 } from "./UserAgentDevices.ts"
 import { browserFamily, isDesktopOs, osFamily, UNKNOWN } from "./UserAgentFamilies.ts"
-import { firefoxBuild, foreignProduct, ieFeedPlatform, restoreSpaces } from "./UserAgentTokens.ts"
+import { firefoxBuild, foreignProduct, ieFeedPlatform, ieShell, restoreSpaces } from "./UserAgentTokens.ts"
 
 /** The part of a ua-parser-js result we read; `IResult` fits it. */
 export interface ParserResult {
@@ -64,7 +64,7 @@ const refineBrowser = (ua: string, fields: ParserResult, bot: Bot): ParserResult
   if (family === UNKNOWN || family === "WebKit" || isBrowserFamily(family)) {
     const leading = leadingFamily.exec(ua) ?? (family === UNKNOWN ? leadingProduct.exec(ua) : null)
     if (leading !== null && leading[1] !== "Mozilla") return { name: leading[1]?.trim(), version: leading[2] }
-    const other = foreignProduct(ua)
+    const other = (family === "IE" ? ieShell(ua) : undefined) ?? foreignProduct(ua)
     if (other !== undefined) return { name: other.name, version: other.version }
   }
   // iOS apps show pages in WKWebView, which is Safari's engine and says only "Mobile/..."

@@ -42,6 +42,20 @@ const windowsMobile = /\bWindows CE\b|\bIEMobile\b|\bWindows Mobile\b|\bPPC;/
 // "Shiretoko", "Namoroka", "Lorentz"), the Aurora channel and Fennec, Firefox for mobile.
 export const firefoxBuild = /\b(?:Minefield|BonEcho|GranParadiso|Shiretoko|Namoroka|Lorentz|Aurora|Fennec)\/(\d[\w.]*)/
 
+/**
+ * A shell around IE's engine names itself inside IE's comment ("MSIE 8.0; Windows NT 6.0; Acoo Browser 1.98",
+ * "JuziBrowser", "Deepnet Explorer 1.5", "AOL 9.7"): a comment item that is a browser's or explorer's name, or AOL's.
+ */
+export const ieShell = (ua: string): { name: string; version?: string } | undefined => {
+  if (!/\bMSIE \d|\bTrident\//.test(ua)) return undefined
+  for (const item of (/\(([^()]*)\)/.exec(ua)?.[1] ?? "").split(";")) {
+    const [, name = "", version] =
+      /^\s*([A-Za-z][\w .-]*?(?:Browser|Explorer)|AOL)(?: (\d[\w.]*))?\s*$/i.exec(item) ?? []
+    if (name !== "" && !/^(Internet|Pocket) Explorer$/i.test(name)) return { name, version }
+  }
+  return undefined
+}
+
 /** Windows' feed platform, which fetches feeds for IE and sends IE's comment: IE, and not a bot. */
 export const ieFeedPlatform = /^Windows-RSS-Platform\/[\d.]+ \(MSIE (\d[\d.]*)/
 

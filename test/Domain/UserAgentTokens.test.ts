@@ -71,6 +71,20 @@ describe("tokens that name no product never outrank a recognised browser", () =>
   })
 })
 
+describe("shells around IE name themselves inside IE's comment", () => {
+  test("a browser's or explorer's name, or AOL's, in the comment; IE's own add-on tokens are not one", () => {
+    // browscap issue-900, issue-1219
+    const acoo =
+      "Mozilla/5.0 (compatible; MSIE 8.0; Windows NT 6.0; Trident/4.0; Acoo Browser 1.98.744; .NET CLR 3.5.30729)"
+    expect(browser(acoo)).toBe("Acoo Browser")
+    expect(
+      browser("Mozilla/5.0 (compatible; MSIE 10.0; AOL 9.7; AOLBuild 4343.55; Windows NT 6.1; WOW64; Trident/8.0)")
+    ).toBe("AOL")
+    const plain = "Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 5.1; Trident/4.0; .NET CLR 2.0.50727; InfoPath.2)"
+    expect(browser(plain)).toBe("IE")
+  })
+})
+
 describe("a browser's own tokens under other names", () => {
   test("Firefox's code-named builds are Firefox, unless another browser names itself", () => {
     // browscap issue-1381, issue-900

@@ -37,7 +37,7 @@ export const decodeSpaces = (ua: string): string =>
 
 const appleOses = new Set(["iOS", "macOS"])
 
-const leadingFamily = /^(Safari|Chrome|Firefox)\/?(\d[\d.]*)/
+const leadingFamily = /^(Safari|Chrome|Firefox|MobileSafari)\/?(\d[\d.]*)/
 // An app's own string leads with its name, which may have spaces: "Rummy LITE iPad/2.3.0", "Airmail 1.0.6 (...)".
 const leadingProduct = /^([A-Za-z][\w .!'&+-]{0,38}?)[ /]v?(\d[\w.]*)/
 
@@ -63,7 +63,10 @@ const refineBrowser = (ua: string, fields: ParserResult, bot: Bot): ParserResult
     return { name: "Firefox", version: firefox[1] }
   if (family === UNKNOWN || family === "WebKit" || isBrowserFamily(family)) {
     const leading = leadingFamily.exec(ua) ?? (family === UNKNOWN ? leadingProduct.exec(ua) : null)
-    if (leading !== null && leading[1] !== "Mozilla") return { name: leading[1]?.trim(), version: leading[2] }
+    if (leading !== null && leading[1] !== "Mozilla") {
+      // iOS's Safari fetches as "MobileSafari/600.1.4 CFNetwork/... Darwin/..."
+      return { name: leading[1] === "MobileSafari" ? "Mobile Safari" : leading[1]?.trim(), version: leading[2] }
+    }
     const other = (family === "IE" ? ieShell(ua) : undefined) ?? foreignProduct(ua)
     if (other !== undefined) return { name: other.name, version: other.version }
   }

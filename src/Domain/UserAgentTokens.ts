@@ -20,14 +20,14 @@ const ownTokens = new RegExp(
 const platformTokens = new RegExp(
   "^(android|linux|windows?|win(?:32|64)|mac|macintosh|darwin|x11|ubuntu|kubuntu|xubuntu|debian|fedora|mint|arch|" +
     "archlinux|centos|red|hat|suse|opensuse|gentoo|slackware|mandriva|joli|os|kaios|fuchsia|maemo|build|release|" +
-    "system|model|devicetype|profile|configuration|hbbtv|ce-html|smarttv|googletv|google|crkey|u|wv|ppc|arm|x86_64)$",
+    "system|model|devicetype|profile|configuration|hbbtv|fvc|ce-html|smarttv|googletv|google|crkey|u|wv|ppc|arm|x86_64)$",
   "i"
 )
 
 // Add-ons that append their token to the browser's own: toolbars (Google's "GTB7.1"), anonymisers and filtering
 // proxies ("anonymized by Abelssoft", "ICAPoHTTPS", "UNTRUSTED/1.0"), Mail.ru's agent and Sputnik.
 const addOnTokens = new RegExp(
-  "^(gtb[\\d.]*|[\\w-]*toolbar[\\w-]*|anonymi[sz]ed|anonymisiert|abelssoft|almisoft|icapohttps|untrusted|" +
+  "^(gtb[\\d.]*|[\\w-]*toolbar[\\w-]*|[\\w-]*anonymi[sz]\\w*|browser-maulkorb|abelssoft|almisoft|icapohttps|untrusted|" +
     "masking-agent|mra|sputnik|aolbuild|bri|sv1)$",
   "i"
 )
@@ -81,7 +81,8 @@ export const foreignProduct = (ua: string): { name: string; version?: string } |
     const [name = "", version] = token.split("/")
     if (!/^[A-Za-z0-9][\w.-]*$/.test(name) || !/[A-Za-z]{2}/.test(name) || isNotProduct(name, token, handset)) continue
     if (version !== undefined) return { name, version: /^v?(\d[\w.]*)/.exec(version)?.[1] ?? UNKNOWN }
-    if (bare === undefined && /^[A-Z0-9]/.test(name) && name.length > 2) bare = name
+    // a string that lost its parentheses has its model's words in the open ("Android 7.1.1; Land Rover Explore")
+    if (bare === undefined && /^[A-Z0-9]/.test(name) && name.length > 2 && ua.includes("(")) bare = name
   }
   return bare === undefined ? undefined : { name: bare }
 }

@@ -46,6 +46,28 @@ describe("tokens that name no product never outrank a recognised browser", () =>
     expect(browser(hbbtv)).toBe("Chrome")
   })
 
+  test("a string that lost its parentheses: the model's words are not a product", () => {
+    // Matomo Tests/fixtures/smartphone-8.yml
+    const bare =
+      "Mozilla/5.0 Linux; Android 7.1.1; Land Rover Explore AppleWebKit/537.36 KHTML, like Gecko Chrome/75.0.3770.101 Mobile Safari/537.36"
+    expect(browser(bare)).toBe("Chrome")
+  })
+
+  test("Freeview Play's FVC token after HbbTV's, and a German anonymiser's words", () => {
+    // Matomo Tests/fixtures/tv-2.yml; browscap issue-1448
+    const fvc =
+      "Mozilla/5.0 (Web0S; Linux/SmartTV) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/87.0.4280.88 Safari/537.36 HbbTV/1.6.1 (+DRM; LGE/WALTON/SIMFER; 50SFSW6M; WEBOS22 03.34.35; W22_K8LP; DTV_C22P;) FVC/7.0 (LGE/WALTON/SIMFER; WEBOS22;)"
+    expect(browser(fvc)).toBe("Chrome")
+    const muzzle =
+      "Mozilla/5.0 (Windows; U; Windows NT 5.1; en-US) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/38.0.2125.111 Anonymisiert durch AlMiSoft Browser-Maulkorb 39584203"
+    expect(browser(muzzle)).toBe("Chrome")
+  })
+
+  test("iOS's Safari fetching as MobileSafari over CFNetwork is Safari", () => {
+    // browscap issue-1633
+    expect(browser("MobileSafari/600.1.4 CFNetwork/711.3.18 Darwin/14.0.0")).toBe("Safari")
+  })
+
   test("Chrome for Android's old CrMo token is Chrome", () => {
     // browscap issue-000-mobiles
     const crmo =

@@ -185,3 +185,48 @@ describe("real browsers that looked like bots", () => {
     expect(summary("Windows-RSS-Platform/2.0 (MSIE 9.0; Windows NT 6.1)")).toBe("IE Windows Desktop bot=false")
   })
 })
+
+describe("device class by the string's own words", () => {
+  const device = (ua: string): string => parseUserAgent(ua).device.type
+
+  test("tablet lines whose browser says 'Mobile': Huawei BG2, Lenovo's numbered tablets, Archos 70 and up", () => {
+    // Matomo Tests/fixtures/tablet-2.yml and tablet.yml; browscap issue-2132
+    expect(
+      device(
+        "Mozilla/5.0 (Linux; Android 7.0; BG2-U01) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/72.0.3626.76 Mobile Safari/537.36"
+      )
+    ).toBe("Tablet")
+    expect(
+      device(
+        "Mozilla/5.0 (Linux; U; Android 4.2.2; pl-pl; Lenovo B8000-H/JDQ39) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.2.2 Mobile Safari/534.30"
+      )
+    ).toBe("Tablet")
+    expect(
+      device(
+        "Mozilla/5.0 (Linux; U; Android 4.2.2; de-de; Archos 70 Xenon Build/JDQ39) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30"
+      )
+    ).toBe("Tablet")
+    // Archos's phones (50, 5 inches) stay phones
+    expect(
+      device(
+        "Mozilla/5.0 (Linux; Android 4.2.2; Archos 50 Titanium Build/JDQ39) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/43.0.2357.92 Mobile Safari/537.36"
+      )
+    ).toBe("Mobile")
+  })
+
+  test("OTT boxes with a Mobile token, and set-top boxes on Linux by their maker, are TVs", () => {
+    // Matomo Tests/fixtures/tv-4.yml and tv-3.yml
+    expect(
+      device(
+        "Mozilla/5.0 (Linux; Android 11; OTT Xview AV1 Build/RTT0.210829.002; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.186 Mobile Safari/537.36"
+      )
+    ).toBe("SmartTV")
+    expect(device("Opera/9.80 (Linux armv7l; Sagemcom-OTT-DTIW384 VF) Presto/2.12.407 Version/12.51")).toBe("SmartTV")
+    // browscap issue-1378; Matomo Tests/fixtures/tv-3.yml (Sky's box)
+    const boxee = "Mozilla/5.0 (X11; U; Linux i686; en-US) AppleWebKit/533.4 (KHTML, like Gecko) Boxee/1.0.1 bxapi/7.1"
+    expect(device(boxee)).toBe("SmartTV")
+    const sky =
+      "Mozilla/5.0 (X11; Linux armv7l) AppleWebKit/537.36 (KHTML, like Gecko) QtWebEngine/5.6.0 Chrome/45.0.2454.101 Safari/537.36 GW-Device/1.0.0 (Sky, ES140, )"
+    expect(device(sky)).toBe("SmartTV")
+  })
+})

@@ -83,7 +83,8 @@ const refineBrowser = (ua: string, fields: ParserResult, bot: Bot): ParserResult
 }
 
 // Apple's Intel and Apple-silicon model names, or an x86 CPU, in a CFNetwork/Darwin string: a Mac, not an iPhone.
-const macDarwin = /\bDarwin\/(\d+)[^]*(\(i386\)|\(x86_64\)|i386\/|\b(MacBook|Macmini|iMac|MacPro|Mac\d+,\d))/
+const macDarwin =
+  /\bDarwin\/(\d+)[^]*(\(i386\)|\(x86_64\)|i386\/|\b(MacBook|Macmini|iMac|MacPro|Mac\d+,\d|Power(?:%20| )?Mac|PowerBook))/
 const darwinToMacOs = (darwin: number): string =>
   darwin <= 19 ? `10.${darwin - 4}` : darwin <= 24 ? String(darwin - 9) : String(darwin + 1)
 
@@ -122,10 +123,12 @@ const refineOs = (ua: string, fields: ParserResult): ParserResult["os"] => {
   const kindle = /\bKindle\/(\d[\d.]*)/.exec(ua)
   if (kindle !== null && !/\bAndroid\b/.test(ua)) return { name: "Kindle", version: kindle[1] }
   // browsers that exist on one OS only: Chrome, Firefox and Edge for iOS (also in an iPad's desktop mode), Amazon's
-  // Silk on Fire OS, Meta's browser on Quest headsets; both of the latter are Android
+  // Silk on Fire OS, Meta's browser on Quest headsets, Samsung Internet's desktop mode, 360's "Aphone" (Android
+  // phone) browser in its desktop disguise; all but the first are Android
   if (/\b(CriOS|FxiOS|EdgiOS|OPiOS)\//.test(ua))
     return { name: "iOS", version: family === "iOS" ? os.version : undefined }
-  if (/\bSilk\/|OculusBrowser\//.test(ua) && (family === UNKNOWN || family === "Linux" || family === "macOS")) {
+  const desktopLike = family === UNKNOWN || family === "Linux" || family === "macOS"
+  if ((/\bSilk\/|OculusBrowser\/|SamsungBrowser\//.test(ua) && desktopLike) || /\bAphone Browser\b/.test(ua)) {
     return { name: "Android", version: undefined }
   }
   // the library reads Opera Mini's Java edition as the iOS one; a J2ME phone runs Java ME
@@ -170,7 +173,7 @@ const refineDevice = (ua: string, fields: ParserResult, os: string, mobileHint?:
     if (puffin !== undefined) return { ...device, type: puffin.type }
     // Google's convention for Android browsers: "Mobile" on phones, left out on tablets (Firefox says "Tablet")
     if (/AppleWebKit\/|Gecko\//i.test(ua)) {
-      return { ...device, type: /\bMobile\b/.test(ua) && !/\bTablet\b/.test(ua) ? "mobile" : "tablet" }
+      return { ...device, type: /\bMobile\b|\bAphone\b/.test(ua) && !/\bTablet\b/.test(ua) ? "mobile" : "tablet" }
     }
     // apps and the Dalvik VM follow no convention: the library's type for a model line it knows, else a phone,
     // as most Android devices are

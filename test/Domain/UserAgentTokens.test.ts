@@ -230,3 +230,25 @@ describe("device class by the string's own words", () => {
     expect(device(sky)).toBe("SmartTV")
   })
 })
+
+describe("the system a string names in its own way", () => {
+  const os = (ua: string): string => {
+    const info = parseUserAgent(ua)
+    return `${info.os.name} ${info.device.type}`
+  }
+
+  test("360's Aphone browser is an Android phone, whatever desktop it claims", () => {
+    // WhichBrowser tests/data/mobile/browser-360.yaml
+    const aphone =
+      "Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/41.0.2272.118 Safari/537.36; 360 Aphone Browser (2.0.1beta)"
+    expect(os(aphone)).toBe("Android Mobile")
+  })
+
+  test("a PowerPC Mac in a CFNetwork string, and Red Hat, are desktops of their family", () => {
+    // Matomo Tests/fixtures/desktop.yml; WhichBrowser tests/data/desktop/browser-firefox.yaml
+    expect(os("Safari5533.22.3 CFNetwork/438.16 Darwin/9.8.0 (Power Macintosh) (PowerMac7,2)")).toBe("macOS Desktop")
+    expect(os("Mozilla/5.0 (X11; Scientific Linux x86_64; rv:17.0) Red Hat/6.4 Gecko/20130917 Firefox/17.0")).toBe(
+      "Linux Desktop"
+    )
+  })
+})

@@ -48,7 +48,7 @@ export const firefoxBuild = /\b(?:Minefield|BonEcho|GranParadiso|Shiretoko|Namor
  */
 export const ieShell = (ua: string): { name: string; version?: string } | undefined => {
   if (!/\bMSIE \d|\bTrident\//.test(ua)) return undefined
-  for (const item of (/\(([^()]*)\)/.exec(ua)?.[1] ?? "").split(";")) {
+  for (const item of (/\(([^()]*)(?:\)|$)/.exec(ua)?.[1] ?? "").split(";")) {
     const [, name = "", version] =
       /^\s*([A-Za-z][\w .-]*?(?:Browser|Explorer)|AOL)(?: (\d[\w.]*))?\s*$/i.exec(item) ?? []
     if (name !== "" && !/^(Internet|Pocket) Explorer$/i.test(name)) return { name, version }
@@ -74,13 +74,16 @@ export const foreignProduct = (ua: string): { name: string; version?: string } |
   let text = ua
   // innermost parentheses first, so nested comments go too
   for (let i = 0; i < 4 && /\([^()]*\)/.test(text); i++) text = text.replace(/\([^()]*\)/g, " ")
+  // and a comment left open by a cut string
+  text = text.replace(/\([^()]*$/, " ")
   let bare: string | undefined
   const handset = windowsMobile.test(ua)
   for (const raw of text.split(/\s+/)) {
     const token = raw.replace(/^[[\]"';,]+|[[\]"';,]+$/g, "")
     const [name = "", version] = token.split("/")
     if (!/^[A-Za-z0-9][\w.-]*$/.test(name) || !/[A-Za-z]{2}/.test(name) || isNotProduct(name, token, handset)) continue
-    if (version !== undefined) return { name, version: /^v?(\d[\w.]*)/.exec(version)?.[1] ?? UNKNOWN }
+    const numbered = /^v?(\d[\w.]*)/.exec(version ?? "")?.[1]
+    if (version !== undefined && (numbered !== undefined || !handset)) return { name, version: numbered ?? UNKNOWN }
     // a string that lost its parentheses has its model's words in the open ("Android 7.1.1; Land Rover Explore")
     if (bare === undefined && /^[A-Z0-9]/.test(name) && name.length > 2 && ua.includes("(")) bare = name
   }

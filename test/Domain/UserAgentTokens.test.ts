@@ -68,6 +68,14 @@ describe("tokens that name no product never outrank a recognised browser", () =>
     expect(browser("MobileSafari/600.1.4 CFNetwork/711.3.18 Darwin/14.0.0")).toBe("Safari")
   })
 
+  test("a comment left open by a cut string is still a comment", () => {
+    // WhichBrowser tests/data/mobile/os-windowsphone.yaml; browscap issue-865
+    expect(
+      browser("Mozilla/4.0 (compatible; MSIE 7.0; Windows Phone OS 7.0; Trident/3.1; IEMobile/7.0; NOKIA; Lumia 710")
+    ).toBe("IE")
+    expect(browser("Mozilla/5.0 (Windows NT 6.1; WOW64; Trident/7.0; rv:11.0; like Gecko")).toBe("IE")
+  })
+
   test("Chrome for Android's old CrMo token is Chrome", () => {
     // browscap issue-000-mobiles
     const crmo =

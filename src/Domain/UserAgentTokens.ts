@@ -46,7 +46,7 @@ export const firefoxBuild = /\b(?:Minefield|BonEcho|GranParadiso|Shiretoko|Namor
  * A shell around IE's engine names itself inside IE's comment ("MSIE 8.0; Windows NT 6.0; Acoo Browser 1.98",
  * "JuziBrowser", "Deepnet Explorer 1.5", "AOL 9.7"): a comment item that is a browser's or explorer's name, or AOL's.
  */
-export const ieShell = (ua: string): { name: string; version?: string } | undefined => {
+export const ieShell = (ua: string): { name: string; version?: string | undefined } | undefined => {
   if (!/\bMSIE \d|\bTrident\//.test(ua)) return undefined
   for (const item of (/\(([^()]*)(?:\)|$)/.exec(ua)?.[1] ?? "").split(";")) {
     const [, name = "", version] =

@@ -123,12 +123,12 @@ const refineOs = (ua: string, fields: ParserResult): ParserResult["os"] => {
   const kindle = /\bKindle\/(\d[\d.]*)/.exec(ua)
   if (kindle !== null && !/\bAndroid\b/.test(ua)) return { name: "Kindle", version: kindle[1] }
   // browsers that exist on one OS only: Chrome, Firefox and Edge for iOS (also in an iPad's desktop mode), Amazon's
-  // Silk on Fire OS, Meta's browser on Quest headsets, Samsung Internet's desktop mode, 360's "Aphone" (Android
-  // phone) browser in its desktop disguise; all but the first are Android
+  // Silk on Fire OS, Meta's browser on Quest headsets and 360's "Aphone" (Android phone) browser in its desktop
+  // disguise; the last three are Android
   if (/\b(CriOS|FxiOS|EdgiOS|OPiOS)\//.test(ua))
     return { name: "iOS", version: family === "iOS" ? os.version : undefined }
   const desktopLike = family === UNKNOWN || family === "Linux" || family === "macOS"
-  if ((/\bSilk\/|OculusBrowser\/|SamsungBrowser\//.test(ua) && desktopLike) || /\bAphone Browser\b/.test(ua)) {
+  if ((/\bSilk\/|OculusBrowser\//.test(ua) && desktopLike) || /\bAphone Browser\b/.test(ua)) {
     return { name: "Android", version: undefined }
   }
   // the library reads Opera Mini's Java edition as the iOS one; a J2ME phone runs Java ME

@@ -75,7 +75,8 @@ export const botMatch = (ua: string): string | null => {
   // in that place is ("Storebot-Google/1.0", "GTmetrix http://gtmetrix.com/")
   const model = androidModel(ua)
   const rest = model === undefined || /https?:|www\.|\.com\b|\//i.test(model) ? ua : ua.replace(model, "")
-  return namePattern.test(rest) ? match : null
+  // nor is Google's TV platform ("(Linux; GoogleTV 3.2; ...)", "GoogleTV/ 162671")
+  return namePattern.test(rest.replace(/\bGoogle ?TV\b/gi, "")) ? match : null
 }
 
 const parserBotTypes = new Set(["crawler", "fetcher", "cli", "library"])

@@ -20,7 +20,7 @@ const ownTokens = new RegExp(
 const platformTokens = new RegExp(
   "^(android|linux|windows?|win(?:32|64)|mac|macintosh|darwin|x11|ubuntu|kubuntu|xubuntu|debian|fedora|mint|arch|" +
     "archlinux|centos|red|hat|suse|opensuse|gentoo|slackware|mandriva|joli|os|kaios|fuchsia|maemo|build|release|" +
-    "system|model|devicetype|profile|configuration|hbbtv|fvc|ce-html|smarttv|googletv|google|crkey|u|wv|ppc|arm|x86_64)$",
+    "system|model|devicetype|profile|configuration|hbbtv|fvc|ce-html|smarttv|smarttva|tizen|vizio|smartcast|googletv|google|crkey|u|wv|ppc|arm|x86_64)$",
   "i"
 )
 

@@ -44,6 +44,10 @@ describe("tokens that name no product never outrank a recognised browser", () =>
     const hbbtv =
       "Mozilla/5.0 (Web0S; Linux/SmartTV) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/87.0.4280.88 Safari/537.36 HbbTV/1.6.1 (+DRM; LGE/ATMACA/AXEN; AX32DAL540-0276; WEBOS22 03.34.35; W22_K8AP; DTV_C22L;)"
     expect(browser(hbbtv)).toBe("Chrome")
+    // Matomo Tests/fixtures/tv-4.yml: a Vizio TV's cast platform
+    const vizio =
+      "Mozilla/5.0 (X11; Linux aarch64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/87.0.4280.141 Safari/537.36 CrKey/1.0.999999 VIZIO SmartCast(Conjure/NVTA-7.603.31.0-prod FW/7.2-2 Model/VFD40M-0809)"
+    expect(browser(vizio)).toBe("Chrome")
   })
 
   test("a string that lost its parentheses: the model's words are not a product", () => {
@@ -187,6 +191,13 @@ describe("real browsers that looked like bots", () => {
     const storebot =
       "Mozilla/5.0 (Linux; Android 8.0; Pixel 2 Build/OPD3.170816.012; Storebot-Google/1.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/81.0.4044.138 Mobile Safari/537.36"
     expect(parseUserAgent(storebot).bot.isBot).toBe(true)
+  })
+
+  test("Google's TV platform is not Google's crawler", () => {
+    // browscap issue-341
+    const googleTv =
+      "Mozilla/5.0 (Linux; GoogleTV 3.2; NSZ-GS7/GX70 Build/MASTER) AppleWebKit/534.24 (KHTML, like Gecko) Chrome/11.0.696.77 Safari/534.24"
+    expect(summary(googleTv)).toBe("Chrome Android SmartTV bot=false")
   })
 
   test("Windows' feed platform sends IE's comment: IE on Windows, not a bot", () => {

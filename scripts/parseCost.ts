@@ -29,7 +29,11 @@ if (!existsSync(`${dir}/src`)) {
   const archive = execFileSync("git", ["archive", rev, "src"], { maxBuffer: 1 << 28 })
   execFileSync("tar", ["-x", "-C", dir], { input: archive })
 }
-const before: typeof parseUserAgent = (await import(`${dir}/src/Domain/UserAgentNormalise.ts`)).parseUserAgent
+// the parser moved from src/Domain to src/Tools/UserAgent: either place, as REV has it
+const module = [`${dir}/src/Tools/UserAgent/UserAgentNormalise.ts`, `${dir}/src/Domain/UserAgentNormalise.ts`].find(
+  existsSync
+)
+const before: typeof parseUserAgent = (await import(module!)).parseUserAgent
 
 const files =
   given.length > 0

@@ -1,7 +1,8 @@
 /**
  * Accuracy of the user-agent parser on labelled strings: `bun run accuracy [corpus.jsonl ...] [--verbose]`.
  * Without paths it measures every corpus of `scripts/corpora.ts`. Each figure is shown for the library's answer
- * under the contract's mapping alone ("raw") and with the service's rules ("rules"), per field and per label value.
+ * under the contract's mapping alone ("raw", the plain ua-parser-js with the family map) and with the service's rules
+ * ("rules"), per field and per label value, with the difference in points; a field below the library is marked.
  * See scripts/README.md for how to read them.
  */
 import { isbot } from "isbot"
@@ -76,17 +77,22 @@ const measure = (cases: ReadonlyArray<Labelled>): Measured => {
 const percent = (n: number, total: number) =>
   total === 0 ? "   n/a" : `${((100 * n) / total).toFixed(1).padStart(5)}%`
 
-const row = (label: string, t: Tally) =>
-  `  ${label.padEnd(26)} ${String(t.total).padStart(6)}   ${percent(t.raw, t.total)}   ${percent(t.rules, t.total)}`
+// rules - raw in points; a field (not a label value) where the rules fall below the plain library is marked
+const row = (label: string, t: Tally, field = false) => {
+  const delta = t.total === 0 ? 0 : (100 * (t.rules - t.raw)) / t.total
+  const mark = field && t.rules < t.raw ? "  BELOW THE LIBRARY" : ""
+  const shown = `${delta >= 0 ? "+" : ""}${delta.toFixed(1)}`.padStart(7)
+  return `  ${label.padEnd(26)} ${String(t.total).padStart(6)}   ${percent(t.raw, t.total)}   ${percent(t.rules, t.total)}${shown}${mark}`
+}
 
 const report = ({ name, cases }: Corpus, verbose: boolean) => {
   const { tallies, misses } = measure(cases)
   console.log(`\n${name} (${cases.length} strings)`)
-  console.log(`  ${"field / label".padEnd(26)} ${"count".padStart(6)}      raw    rules`)
+  console.log(`  ${"field / label".padEnd(26)} ${"count".padStart(6)}      raw    rules   delta`)
   for (const field of fields) {
     const overall = tallies.get(field)
     if (overall === undefined) continue
-    console.log(row(field, overall))
+    console.log(row(field, overall, true))
     const values = [...tallies].filter(([key]) => key.startsWith(`${field}=`)).sort((a, b) => b[1].total - a[1].total)
     if (values.length > 1) for (const [key, t] of values) console.log(row(`  ${key.slice(field.length + 1)}`, t))
   }

@@ -5,10 +5,11 @@
  *
  *   bun scripts/devCorpora.ts --matomo ../device-detector --whichbrowser ../Parser --browscap ../browscap
  *
- * The label mapping is in scripts/README.md ("Long-tail devices"); bots are labelled `bot` only.
+ * The label mapping is in scripts/README.md ("Long-tail devices", `corpusLabels.ts`); bots are labelled `bot` only.
  */
 import { execFileSync } from "node:child_process"
 import { mkdirSync, writeFileSync } from "node:fs"
+import { browserLabel, linuxes, osFamily } from "./corpusLabels.ts"
 
 const out = new URL("./.corpora/", import.meta.url).pathname
 
@@ -22,33 +23,14 @@ const show = (repo: string, file: string): string => git(repo, "show", `HEAD:${f
 
 interface Row {
   readonly ua: string
+  readonly browser: string | null
   readonly os: string | null
   readonly deviceType: string | null
   readonly bot: boolean | null
   readonly source: string
 }
 const line = (r: Row): string =>
-  JSON.stringify({ ua: r.ua, browser: null, os: r.os, deviceType: r.deviceType, bot: r.bot, source: r.source })
-
-const linuxes = new RegExp(
-  "^(gnu/linux|linux|ubuntu|kubuntu|xubuntu|lubuntu|debian|fedora|mint|arch linux|centos|red ?hat|suse|opensuse|" +
-    "gentoo|slackware|mandriva|knoppix|pclinuxos|mageia|sabayon|raspbian|deepin|elementary os|joli os|linpus|" +
-    "vectorlinux|zenwalk|manjaro|puppy|freespire|linspire)$",
-  "i"
-)
-
-/** An OS name of Matomo or WhichBrowser (and its family) as the API's family; null when unlabelled. */
-const osFamily = (name: string | undefined, family?: string): string | null => {
-  if (name === undefined || name === "") return null
-  const n = name.toLowerCase()
-  if (n === "ios" || n === "ipados") return "iOS"
-  if (n === "mac" || n === "os x" || n === "macos") return "macOS"
-  if (n === "windows") return "Windows"
-  if (["android", "android tv", "fire os", "fireos"].includes(n)) return "Android"
-  if (family === "Android" && !/harmony/i.test(n)) return "Android"
-  if (linuxes.test(n) || family === "GNU/Linux" || family === "Linux") return "Linux"
-  return "Other"
-}
+  JSON.stringify({ ua: r.ua, browser: r.browser, os: r.os, deviceType: r.deviceType, bot: r.bot, source: r.source })
 
 const matomoDevices: Readonly<Record<string, string>> = {
   desktop: "Desktop",
@@ -79,7 +61,9 @@ const matomo = (repo: string): Array<Row> =>
           const name = `${c.device?.model} ${c.device?.brand}`
           if (deviceType === "Wearable" && /quest|oculus|vive|pico|vr\b|valve index/i.test(name)) deviceType = "XR"
           const os = Array.isArray(c.os) ? null : osFamily(c.os?.name, c.os_family)
-          return { ua: c.user_agent, os, deviceType, bot: false, source: file }
+          // an app or media player that sends the string is the answer too ("Other"); no client: unlabelled
+          const browser = c.client?.type === "browser" ? browserLabel(c.client.name) : c.client?.name ? "Other" : null
+          return { ua: c.user_agent, browser, os, deviceType, bot: false, source: file }
         })
     )
 
@@ -123,6 +107,7 @@ const whichBrowser = (repo: string): Array<Row> =>
         .filter((c) => typeof c?.headers === "string" && /^User-Agent: [^\n]*$/.test(c.headers))
         .map((c) => ({
           ua: c.headers.slice("User-Agent: ".length),
+          browser: browserLabel(c.result?.browser?.name),
           os: osFamily(c.result?.os?.name, c.result?.os?.family?.name),
           deviceType: whichBrowserDevice(c.result?.device?.type, file),
           bot: false,
@@ -171,6 +156,7 @@ const browscap = (repo: string): Array<Row> => {
         return [
           {
             ua,
+            browser: bot ? null : browserLabel(p.Browser),
             os: bot ? null : browscapOs(p.Platform),
             deviceType: bot ? null : (browscapDevices[p.Device_Type] ?? null),
             bot,

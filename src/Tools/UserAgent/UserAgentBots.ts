@@ -7,6 +7,8 @@ import { UAParser } from "ua-parser-js"
 import { isAIAssistant, isAICrawler } from "ua-parser-js/bot-detection"
 import { Bots } from "ua-parser-js/extensions"
 import { known, UNKNOWN } from "./UserAgentFamilies.ts"
+import { androidModel } from "./UserAgentDevices.ts"
+import { ieFeedPlatform } from "./UserAgentTokens.ts"
 
 export interface Bot {
   readonly isBot: boolean
@@ -64,9 +66,17 @@ const browserShaped = (ua: string): boolean => platform.test(ua) && engine.test(
 
 /** The part of the string that makes it a bot (as isbot's `isbotMatch`), or null for a browser. */
 export const botMatch = (ua: string): string | null => {
+  // Windows' feed platform fetches feeds for IE and the user, and sends IE's own comment
+  if (ieFeedPlatform.test(ua)) return null
   const match = ua === "" ? undefined : ua.match(botPattern)?.[0]
   if (match === undefined) return null
-  return !browserShaped(ua) || namePattern.test(ua) ? match : null
+  if (!browserShaped(ua)) return match
+  // a device's model name is not a bot's ("XBot Junior", "Xming Google TV", "Spider 8"); a product token or a URL
+  // in that place is ("Storebot-Google/1.0", "GTmetrix http://gtmetrix.com/")
+  const model = androidModel(ua)
+  const rest = model === undefined || /https?:|www\.|\.com\b|\//i.test(model) ? ua : ua.replace(model, "")
+  // nor is Google's TV platform ("(Linux; GoogleTV 3.2; ...)", "GoogleTV/ 162671")
+  return namePattern.test(rest.replace(/\bGoogle ?TV\b/gi, "")) ? match : null
 }
 
 const parserBotTypes = new Set(["crawler", "fetcher", "cli", "library"])

@@ -59,7 +59,7 @@ const tvModel = new RegExp(
     "^(?:[A-Z]{1,4}[-_ ]?)?(?:2[4-9]|[3-8]\\d)(?:LE|LED|UH?D|F\\d|H\\d|[A-Z]{2,3}[-_ ]?\\d{3,4})",
     "^(?:[A-Z]{1,4}[-_ ]?)?(?:2[4-9]|[3-6]\\d|7[5-9]|8[0-6])[A-Z]{1,3}\\d{2,3}[A-Z]{1,3}\\d?$",
     "^(MXQ|X96|X88|H96|T95|TX\\d|A95X|HK1|TOX\\d|M8S|AS_?4K|KM\\d(?!\\d)|MECOOL|Magicsee|Beelink|UGOOS|ZIDOO|VONTAR|NEXON)",
-    "^(Formuler|pendoo|VORKE|Orbsmart|YUNDOO|RKM|MyGica|OzoneHD|Minix|NEO-[XU]\\d|Tanix|Amigo7|Zappiti|Dune ?HD)",
+    "^ADT-\\d|(?:^|[-_ ])OTT(?:[-_ ]|$)|^(Formuler|pendoo|VORKE|Orbsmart|YUNDOO|RKM|MyGica|OzoneHD|Minix|NEO-[XU]\\d|Tanix|Amigo7|Zappiti|Dune ?HD)",
     "^(Polar(?:line)?_|NEKO_|ERISSON_|MYSTERY_TV|TopDevice_|HARPER |HTY-|KANT-|TDTV|PTV\\d\\d|HGTV-)"
   ].join("|"),
   "i"
@@ -78,7 +78,10 @@ const tabletModel = new RegExp(
     "^(?:KF[A-Z]{2,6}|TB-?[XJ0-9]|Lenovo TB|YT-|P0\\d\\d|ME\\d{3}|PMT\\d|BAH\\d?-|AGS\\d?-|AGR-|KOB\\d?-|MRX-|SCMR?-)",
     "^(?:DBY-|BTV-|CMR-|JDN\\d?-|BZT-|KRJ-|HDN-|GOT-|WGR-|OPD\\d|RMX\\d+P?[-_]?PAD|ETAB|TFX|DTA-|ALFA_|Clempad|Surfer)",
     // tablet-only brands and lines: Teclast's TZ, Alldocube's iPlay, Digma's Optima and Plane, Readboy's study pads
-    "^(?:TZ\\d|iPlay|Readboy|MFC\\d|WO \\d|iPA\\d|Plane |Optima |Numy|SUPRA M|Hope\\d)"
+    "^(?:TZ\\d|iPlay|Readboy|MFC\\d|WO \\d|iPA\\d|Plane |Optima |Numy|SUPRA M|Hope\\d)",
+    // Lenovo's tablets by number (IdeaTab A3000-H, A7600-F, Yoga B8000; its phones have three digits or no suffix),
+    // Archos's by screen size (70 to 101; its phones are 40 to 55), Huawei's BG2 (MediaPad T3 7), Allview's Viva
+    "^Lenovo ?(?:[AS]\\d{4}-(?:F|H|FL|HV|GV|GH)\\b|B[68]0\\d\\d|S[56]000)|^Archos ?(?:[7-9]\\d|1\\d\\d)\\b|^BG2-|^Allview ?Viva"
   ].join("|"),
   "i"
 )
@@ -106,9 +109,17 @@ export const androidModel = (ua: string): string | undefined => {
 
 export type LongTailType = "mobile" | "tablet" | "smarttv"
 
-/** A TV marker anywhere, or a model named like a TV, box or stick. */
+// Outside Android, the makers of TVs and set-top boxes that make no phones, and the embedded-Linux browsers of boxes
+// (Cisco's and Metrological's WebKit builds, Sky's "GW-Device")
+const linuxBox = new RegExp(
+  "\\b(Hisense|Arris|Humax|Sagemcom|Technicolor|Kaon|Netgem|Netbox|Boxee|kazoku|Changhong|Konka|Loewe|Metz|Grundig|" +
+    "Thomson|Telefunken|Vestel|Zeasn|mbxtWebKit|CiscoBrowser|GW-Device|MR-Device)\\b",
+  "i"
+)
+
+/** A TV marker anywhere, a TV or box maker's name outside Android, or a model named like a TV, box or stick. */
 export const isTv = (ua: string, model: string | undefined): boolean =>
-  tvMarker.test(ua) || (model !== undefined && tvModel.test(model))
+  tvMarker.test(ua) || (linuxBox.test(ua) && !/\bAndroid\b/.test(ua)) || (model !== undefined && tvModel.test(model))
 
 // Puffin renders in the cloud and sends a Linux desktop's string; its version's suffix says what really runs it:
 // the system (Android, iOS, Windows, Linux) and the device (Phone, Tablet, Desktop), "Puffin/4.0.4IT" an iPad.

@@ -57,6 +57,7 @@ const linuxDistributions = new Set([
   "pclinuxos",
   "raspbian",
   "redhat",
+  "red hat",
   "sabayon",
   "slackware",
   "suse",

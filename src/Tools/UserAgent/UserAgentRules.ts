@@ -16,6 +16,7 @@ import {
   puffinPlatform
 } from "./UserAgentDevices.ts"
 import { browserFamily, isDesktopOs, osFamily, UNKNOWN } from "./UserAgentFamilies.ts"
+import { firefoxBuild, foreignProduct, ieFeedPlatform, ieShell, restoreSpaces } from "./UserAgentTokens.ts"
 
 /** The part of a ua-parser-js result we read; `IResult` fits it. */
 export interface ParserResult {
@@ -30,37 +31,13 @@ export interface ParserResult {
   readonly engine: { readonly name?: string | undefined; readonly version?: string | undefined }
 }
 
-/** Strings pasted from form-encoded logs carry "+" for every space; the parser needs the spaces back. */
+/** Strings pasted from form-encoded logs carry "+" for every space, others lost them: the parser needs them back. */
 export const decodeSpaces = (ua: string): string =>
-  !ua.includes(" ") && /\+\(|\)\+/.test(ua) ? ua.replaceAll("+", " ") : ua
-
-// Tokens a Chrome, Safari, Firefox, Edge or IE string is made of, and add-ons' tokens appended to the browser's own
-// (FirePHP). Anything else outside the parentheses is the product that really sent the string: an app embedding the
-// engine, or a rebranded browser (uap-core agrees).
-const ownTokens = new RegExp(
-  "^(mozilla|applewebkit|khtml|gecko|like|chrome|chromium|crios|headlesschrome|safari|mobile|version|firefox|fxios|" +
-    "focus|edg|edge|edga|edgios|msie|trident|vr|tv|ubuntu|debian|fedora|mint|arch|centos|firephp)$",
-  "i"
-)
-
-const foreignProduct = (ua: string): { name: string; version?: string } | undefined => {
-  let text = ua
-  // innermost parentheses first, so nested comments go too
-  for (let i = 0; i < 4 && /\([^()]*\)/.test(text); i++) text = text.replace(/\([^()]*\)/g, " ")
-  let bare: string | undefined
-  for (const token of text.split(/\s+/)) {
-    const [name = "", version] = token.replace(/^[[\]"']+|[[\]"']+$/g, "").split("/")
-    if (!/^[A-Za-z0-9][\w.-]*$/.test(name) || !/[A-Za-z]{2}/.test(name) || ownTokens.test(name)) continue
-    if (version !== undefined) return { name, version: /^v?(\d[\w.]*)/.exec(version)?.[1] ?? UNKNOWN }
-    // a bare word counts when it looks like a name ("Brave", "Sparrow"), not a lower-case qualifier
-    if (bare === undefined && /^[A-Z0-9]/.test(name) && name.length > 2) bare = name
-  }
-  return bare === undefined ? undefined : { name: bare }
-}
+  !ua.includes(" ") && /\+\(|\)\+/.test(ua) ? ua.replaceAll("+", " ") : restoreSpaces(ua)
 
 const appleOses = new Set(["iOS", "macOS"])
 
-const leadingFamily = /^(Safari|Chrome|Firefox)\/?(\d[\d.]*)/
+const leadingFamily = /^(Safari|Chrome|Firefox|MobileSafari)\/?(\d[\d.]*)/
 // An app's own string leads with its name, which may have spaces: "Rummy LITE iPad/2.3.0", "Airmail 1.0.6 (...)".
 const leadingProduct = /^([A-Za-z][\w .!'&+-]{0,38}?)[ /]v?(\d[\w.]*)/
 
@@ -69,23 +46,36 @@ const refineBrowser = (ua: string, fields: ParserResult, bot: Bot): ParserResult
   if (bot.isBot && bot.category !== "headless") return { name: bot.name, version: bot.version }
   const os = osFamily(fields.os.name)
   let browser = fields.browser
-  // Android 4.4's WebView said "Version/4.0 Chrome/..." before it learnt "; wv": a Chrome WebView, not the old
-  // Android Browser
-  if (browser.name === "Android Browser" && /\bChrome\/\d/.test(ua)) {
+  // Android 4.4's WebView said "Version/4.0 Chrome/30.0.0.0" before it learnt "; wv": a Chrome WebView, not the old
+  // Android Browser; a vendor's stock browser built on Chromium gives a real build ("Version/1.6 Chrome/28.0.1500.94")
+  if (browser.name === "Android Browser" && /\bVersion\/4\.0 Chrome\/\d|\bChrome\/\d+\.0\.0\.0\b|; wv\)/.test(ua)) {
     browser = { name: "Chrome WebView", version: /\bChrome\/([\d.]+)/.exec(ua)?.[1] }
   }
+  // IE Mobile 11 on Windows Phone 8.1 adds "like iPhone OS 7_0_3 Mac OS X ... Mobile Safari" for sites' sake
+  if (os === "Windows Phone" && /\bIEMobile\/\d/.test(ua) && browserFamily(browser.name) !== "IE") {
+    browser = { name: "IEMobile", version: /\bIEMobile\/([\d.]+)/.exec(ua)?.[1] }
+  }
+  const feeds = ieFeedPlatform.exec(ua)
+  if (feeds !== null) return { name: "IE", version: feeds[1] }
   const family = browserFamily(browser.name)
+  const firefox = firefoxBuild.exec(ua)
+  if (firefox !== null && (family === UNKNOWN || family === "Mozilla" || family === "Fennec"))
+    return { name: "Firefox", version: firefox[1] }
   if (family === UNKNOWN || family === "WebKit" || isBrowserFamily(family)) {
     const leading = leadingFamily.exec(ua) ?? (family === UNKNOWN ? leadingProduct.exec(ua) : null)
-    if (leading !== null && leading[1] !== "Mozilla") return { name: leading[1]?.trim(), version: leading[2] }
-    const other = foreignProduct(ua)
+    if (leading !== null && leading[1] !== "Mozilla") {
+      // iOS's Safari fetches as "MobileSafari/600.1.4 CFNetwork/... Darwin/..."
+      return { name: leading[1] === "MobileSafari" ? "Mobile Safari" : leading[1]?.trim(), version: leading[2] }
+    }
+    const other = (family === "IE" ? ieShell(ua) : undefined) ?? foreignProduct(ua)
     if (other !== undefined) return { name: other.name, version: other.version }
   }
   // iOS apps show pages in WKWebView, which is Safari's engine and says only "Mobile/..."
   if (browser.name === "WebKit" && os === "iOS") return { name: "Mobile Safari", version: undefined }
   if (family === "Safari") {
     // "AppleWebKit/537.8+": a WebKit nightly build, not a Safari release
-    if (/AppleWebKit\/[\d.]+\+/.test(ua)) return { name: "WebKit Nightly", version: undefined }
+    // "AppleWebKit/420+" on iOS is the first iPhone's Safari
+    if (/AppleWebKit\/[\d.]+\+/.test(ua) && os !== "iOS") return { name: "WebKit Nightly", version: undefined }
     // WebKit browsers of BlackBerry, Symbian, webOS and the like end in "Safari/..." without being Safari
     if (!appleOses.has(os) && os !== "Windows") return { name: "WebKit", version: undefined }
   }
@@ -93,7 +83,8 @@ const refineBrowser = (ua: string, fields: ParserResult, bot: Bot): ParserResult
 }
 
 // Apple's Intel and Apple-silicon model names, or an x86 CPU, in a CFNetwork/Darwin string: a Mac, not an iPhone.
-const macDarwin = /\bDarwin\/(\d+)[^]*(\(i386\)|\(x86_64\)|i386\/|\b(MacBook|Macmini|iMac|MacPro|Mac\d+,\d))/
+const macDarwin =
+  /\bDarwin\/(\d+)[^]*(\(i386\)|\(x86_64\)|i386\/|\b(MacBook|Macmini|iMac|MacPro|Mac\d+,\d|Power(?:%20| )?Mac|PowerBook))/
 const darwinToMacOs = (darwin: number): string =>
   darwin <= 19 ? `10.${darwin - 4}` : darwin <= 24 ? String(darwin - 9) : String(darwin + 1)
 
@@ -110,10 +101,17 @@ const osByName: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bLinux\b|\bX11\b|\bRed Hat\b/, "Linux"]
 ]
 
+const earlyIos = /\((?:iPhone|iPad|iPod)\b|\bCPU (?:iPhone )?(?:OS \S+ )?like Mac OS X/
+
 const refineOs = (ua: string, fields: ParserResult): ParserResult["os"] => {
   const { os } = fields
+  const family = osFamily(os.name)
   const darwin = macDarwin.exec(ua)
   if (darwin?.[1] !== undefined) return { name: "macOS", version: darwinToMacOs(Number(darwin[1])) }
+  // the first iPhones and iPads said "CPU like Mac OS X", "CPU OS 3_2" or "iPhone OS (null)": iOS, not a Mac
+  if (family === "macOS" && earlyIos.test(ua)) {
+    return { name: "iOS", version: /\bOS (\d+(?:_\d+)*) like/.exec(ua)?.[1]?.replaceAll("_", ".") }
+  }
   if (/\btvOS\b/.test(ua)) return { name: "tvOS", version: /\btvOS ([\d.]+)/.exec(ua)?.[1] }
   // Windows Phone also as IE's desktop mode ("WPDesktop") and UC Browser's "wds 8.0"
   if (/\bWP7\b|ZuneWP7|Windows Phone|\bWPDesktop\b/.test(ua)) return { name: "Windows Phone", version: os.version }
@@ -125,11 +123,12 @@ const refineOs = (ua: string, fields: ParserResult): ParserResult["os"] => {
   const kindle = /\bKindle\/(\d[\d.]*)/.exec(ua)
   if (kindle !== null && !/\bAndroid\b/.test(ua)) return { name: "Kindle", version: kindle[1] }
   // browsers that exist on one OS only: Chrome, Firefox and Edge for iOS (also in an iPad's desktop mode), Amazon's
-  // Silk on Fire OS, Meta's browser on Quest headsets; both of the latter are Android
-  const family = osFamily(os.name)
+  // Silk on Fire OS, Meta's browser on Quest headsets and 360's "Aphone" (Android phone) browser in its desktop
+  // disguise; the last three are Android
   if (/\b(CriOS|FxiOS|EdgiOS|OPiOS)\//.test(ua))
     return { name: "iOS", version: family === "iOS" ? os.version : undefined }
-  if (/\bSilk\/|OculusBrowser\//.test(ua) && (family === UNKNOWN || family === "Linux" || family === "macOS")) {
+  const desktopLike = family === UNKNOWN || family === "Linux" || family === "macOS"
+  if ((/\bSilk\/|OculusBrowser\//.test(ua) && desktopLike) || /\bAphone Browser\b/.test(ua)) {
     return { name: "Android", version: undefined }
   }
   // the library reads Opera Mini's Java edition as the iOS one; a J2ME phone runs Java ME
@@ -174,7 +173,7 @@ const refineDevice = (ua: string, fields: ParserResult, os: string, mobileHint?:
     if (puffin !== undefined) return { ...device, type: puffin.type }
     // Google's convention for Android browsers: "Mobile" on phones, left out on tablets (Firefox says "Tablet")
     if (/AppleWebKit\/|Gecko\//i.test(ua)) {
-      return { ...device, type: /\bMobile\b/.test(ua) && !/\bTablet\b/.test(ua) ? "mobile" : "tablet" }
+      return { ...device, type: /\bMobile\b|\bAphone\b/.test(ua) && !/\bTablet\b/.test(ua) ? "mobile" : "tablet" }
     }
     // apps and the Dalvik VM follow no convention: the library's type for a model line it knows, else a phone,
     // as most Android devices are

@@ -1,5 +1,5 @@
 /**
- * The user-agent parser and generator as a service. Parsing is pure (`Domain/UserAgentNormalise.ts`); this adds a
+ * The user-agent parser and generator as a service. Parsing is pure (`Tools/UserAgent/UserAgentNormalise.ts`); this adds a
  * bounded cache, because real traffic repeats a few thousand strings and a parse is costly. Generation loads the
  * traffic data set on first use only, so a process that never generates never pays for it.
  */

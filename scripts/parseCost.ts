@@ -1,0 +1,80 @@
+/**
+ * Cost of an uncached parse, this tree against git revision REV, in one process:
+ *
+ *   bun scripts/parseCost.ts REV [corpus.jsonl ...] [--rounds N]
+ *
+ * REV's `src/` is extracted into `scripts/.corpora/rev-REV/` (git-ignored, so it resolves this tree's node_modules)
+ * and both `parseUserAgent` functions run over the distinct strings of the corpora (default: every
+ * `scripts/.corpora/*.jsonl`), alternating slice by slice in each round so that the machine's noise falls on both
+ * alike. Prints the median CPU µs per parse of each side over the rounds and their ratio.
+ */
+import { execFileSync } from "node:child_process"
+import { existsSync, mkdirSync, readdirSync } from "node:fs"
+import { parseUserAgent } from "../src/Tools/UserAgent/UserAgentNormalise.ts"
+import { readJsonLines } from "./corpora.ts"
+
+const args = process.argv.slice(2)
+const roundsAt = args.indexOf("--rounds")
+const rounds = roundsAt === -1 ? 7 : Number(args[roundsAt + 1])
+const [rev, ...given] = args.filter((arg, i) => !arg.startsWith("--") && (roundsAt === -1 || i !== roundsAt + 1))
+if (rev === undefined) {
+  console.error("usage: bun scripts/parseCost.ts REV [corpus.jsonl ...] [--rounds N]")
+  process.exit(2)
+}
+
+const corpora = new URL("./.corpora/", import.meta.url).pathname
+const dir = `${corpora}rev-${rev}`
+if (!existsSync(`${dir}/src`)) {
+  mkdirSync(dir, { recursive: true })
+  const archive = execFileSync("git", ["archive", rev, "src"], { maxBuffer: 1 << 28 })
+  execFileSync("tar", ["-x", "-C", dir], { input: archive })
+}
+// the parser moved from src/Domain to src/Tools/UserAgent: either place, as REV has it
+const module = [`${dir}/src/Tools/UserAgent/UserAgentNormalise.ts`, `${dir}/src/Domain/UserAgentNormalise.ts`].find(
+  existsSync
+)
+const before: typeof parseUserAgent = (await import(module!)).parseUserAgent
+
+const files =
+  given.length > 0
+    ? given
+    : readdirSync(corpora)
+        .filter((file) => file.endsWith(".jsonl"))
+        .map((file) => `${corpora}${file}`)
+const strings = [...new Set(files.flatMap((file) => readJsonLines(file).cases.map((c) => c.ua)))]
+
+// CPU time (not wall time: the machine is shared) of one parse of each string in a slice
+const cpu = (parse: typeof parseUserAgent, slice: ReadonlyArray<string>): number => {
+  const start = process.cpuUsage()
+  for (const ua of slice) parse(ua)
+  const used = process.cpuUsage(start)
+  return used.user + used.system
+}
+
+// a warm-up pass each, then rounds in which the two alternate slice by slice, so that load and garbage collection
+// fall on both alike
+cpu(before, strings)
+cpu(parseUserAgent, strings)
+const slice = 500
+const times: { before: Array<number>; after: Array<number> } = { before: [], after: [] }
+for (let round = 0; round < rounds; round++) {
+  let [b, a] = [0, 0]
+  for (let i = 0; i < strings.length; i += slice) {
+    const part = strings.slice(i, i + slice)
+    if ((i / slice + round) % 2 === 0) {
+      b += cpu(before, part)
+      a += cpu(parseUserAgent, part)
+    } else {
+      a += cpu(parseUserAgent, part)
+      b += cpu(before, part)
+    }
+  }
+  times.before.push(b / strings.length)
+  times.after.push(a / strings.length)
+}
+const median = (xs: Array<number>): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN
+const [b, a] = [median(times.before), median(times.after)]
+console.log(`${strings.length} distinct strings, ${rounds} rounds`)
+console.log(
+  `${rev}: ${b.toFixed(1)} µs CPU per parse; this tree: ${a.toFixed(1)} µs CPU per parse; ratio x${(a / b).toFixed(3)}`
+)

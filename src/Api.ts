@@ -14,7 +14,7 @@ import {
   RateLimitedWire,
   ServiceUnavailableWire,
   UnauthorizedWire
-} from "./Domain/Errors.ts"
+} from "./Errors.ts"
 import { describeAsServed } from "./ApiDocument.ts"
 import { tools } from "./Tools/index.ts"
 import * as Tool from "./Tools/Tool.ts"

@@ -5,7 +5,7 @@
  */
 import { Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
-import { InvalidRequest, PayloadTooLarge } from "../Domain/Errors.ts"
+import { InvalidRequest, PayloadTooLarge } from "../Errors.ts"
 import { clip } from "./Clip.ts"
 
 /**

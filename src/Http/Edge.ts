@@ -15,7 +15,7 @@ import {
   NotFoundWire,
   ServiceUnavailable,
   ServiceUnavailableWire
-} from "../Domain/Errors.ts"
+} from "../Errors.ts"
 import { AppConfig } from "../Config.ts"
 import { Drain } from "../Services/Drain.ts"
 import { clip } from "./Clip.ts"

@@ -7,7 +7,7 @@
 import { Effect, type SchemaAST, type SchemaIssue } from "effect"
 import { HttpApiMiddleware } from "effect/http-api"
 import { RequestErrors } from "../Api.ts"
-import { InvalidRequest, InvalidValue, isInvalidValue } from "../Domain/Errors.ts"
+import { InvalidRequest, InvalidValue, isInvalidValue } from "../Errors.ts"
 import { clip } from "./Clip.ts"
 
 const show = (value: unknown): string => {

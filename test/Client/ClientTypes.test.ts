@@ -12,7 +12,7 @@ const ROOT = resolve(import.meta.dir, "../..")
 const CALLS = `import { Effect } from "effect"
 import { HttpApiClient } from "effect/http-api"
 import { ToolsApi } from "${ROOT}/src/Api.ts"
-import type { RateLimited } from "${ROOT}/src/Domain/Errors.ts"
+import type { RateLimited } from "${ROOT}/src/Errors.ts"
 
 export const calls = Effect.gen(function* () {
   const client = yield* HttpApiClient.make(ToolsApi, { baseUrl: "http://localhost:3000" })

@@ -4,7 +4,7 @@
  * request. Randomness comes from Effect's `Random`, so a seeded `Random` gives the same string every time.
  */
 import { Effect, Random } from "effect"
-import { InvalidRequest } from "../../Domain/Errors.ts"
+import { InvalidRequest } from "../../Errors.ts"
 import { browserOses, osDevices } from "./Families.ts"
 import type { BrowserFamily, DeviceFamily, OsFamily, UserAgentInfo } from "./UserAgent.ts"
 import { fill } from "./UserAgentFill.ts"

@@ -8,7 +8,7 @@ import { LRUCache } from "lru-cache"
 import { readFile } from "node:fs/promises"
 import trafficFile from "../../../node_modules/user-agents/dist/user-agents.json" with { type: "file" }
 import { AppConfig } from "../../Config.ts"
-import { InvalidRequest } from "../../Domain/Errors.ts"
+import { InvalidRequest } from "../../Errors.ts"
 import type { UserAgentInfo } from "./UserAgent.ts"
 import { buildPools, checkCombination, generate, type GenerateOptions, type TrafficEntry } from "./UserAgentGenerate.ts"
 import { parseUserAgent } from "./UserAgentNormalise.ts"

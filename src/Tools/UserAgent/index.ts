@@ -1,7 +1,7 @@
 /** The user-agent tool: parse a User-Agent string, or generate a realistic, current one. */
 import { Effect } from "effect"
 import { HttpApiEndpoint, OpenApi } from "effect/http-api"
-import { InvalidRequestWire } from "../../Domain/Errors.ts"
+import { InvalidRequestWire } from "../../Errors.ts"
 import * as Tool from "../Tool.ts"
 import { UserAgentRequest, UserAgentResponse } from "./UserAgent.ts"
 import { UserAgents } from "./UserAgents.ts"

@@ -4,7 +4,7 @@
  * and no binary-float error can move a cent.
  */
 import { Schema, SchemaTransformation } from "effect"
-import { INVALID_VALUE } from "../../Domain/Errors.ts"
+import { INVALID_VALUE } from "../../Errors.ts"
 
 export const HOURS_PER_DAY = 8
 export const DAYS_PER_WEEK = 5

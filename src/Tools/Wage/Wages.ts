@@ -1,4 +1,4 @@
-/** The wage calculator as a service: the maths is pure (`Domain/Wage.ts`); this is its seam for handlers and tests. */
+/** The wage calculator as a service: the maths is pure (`Wage.ts`); this is its seam for handlers and tests. */
 import { Context, Effect, Layer } from "effect"
 import { type Estimates, estimate, type WageRequest } from "./Wage.ts"
 

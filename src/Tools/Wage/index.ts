@@ -1,7 +1,7 @@
 /** The wage tool: an hourly wage or an annual salary across six pay periods. */
 import { Effect } from "effect"
 import { HttpApiEndpoint, OpenApi } from "effect/http-api"
-import { InvalidValueWire } from "../../Domain/Errors.ts"
+import { InvalidValueWire } from "../../Errors.ts"
 import * as Tool from "../Tool.ts"
 import { assumptions, WageRequest, wageRequestJsonSchema, WageResponse } from "./Wage.ts"
 import { Wages } from "./Wages.ts"

@@ -2,7 +2,7 @@
  * Wage estimator domain: the request schema (who is given, what values are allowed) and the maths (six estimates,
  * each rounded to cents half away from zero on the exact decimal value the client sent).
  *
- * The reference used below is written independently of src/Domain/Wage.ts: it reads the decimal digits through
+ * The reference used below is written independently of src/Tools/Wage/Wage.ts: it reads the decimal digits through
  * Number#toExponential (not String and a regex), rounds with a quotient and remainder (not the +1/2 trick), and
  * turns cents back into a number by parsing a decimal string (not by dividing by 100). The period factors are
  * literals from the contract, not the module's constants.
@@ -20,7 +20,7 @@ import {
   toRatio,
   WageRequest
 } from "../../../src/Tools/Wage/Wage.ts"
-import { isInvalidValue as isAmount } from "../../../src/Domain/Errors.ts"
+import { isInvalidValue as isAmount } from "../../../src/Errors.ts"
 
 // ---------------------------------------------------------------------------------------------------------------
 // Independent exact reference

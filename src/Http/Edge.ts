@@ -4,7 +4,7 @@
  * errors (404, 405 with `Allow`, 500 for a defect, logged), adds the headers every response carries, counts and
  * logs the request.
  */
-import { Cause, Context, Effect, Schema, type Types } from "effect"
+import { Cause, Context, Effect, type Fiber, Schema, type Types } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import {
   InternalError,
@@ -20,11 +20,10 @@ import { AppConfig } from "../Config.ts"
 import { Drain } from "../Services/Drain.ts"
 import { clip } from "./Clip.ts"
 import { corsHeaders, preflight } from "./Cors.ts"
+import { logInfoNow } from "../Observability/Logger.ts"
 import { observe } from "../Observability/Metrics.ts"
 import { type Note, open, RequestNote } from "./RequestNote.ts"
 import { ApiRoutes, pathOf, type Routes } from "./Routes.ts"
-
-const COMMON_HEADERS = { "x-content-type-options": "nosniff", "cache-control": "no-store" } as const
 
 const envelope = <S extends Schema.Codec<any, any>>(wire: S, status: number, error: S["Type"]) =>
   HttpServerResponse.text(JSON.stringify(Schema.encodeSync(wire)(error)), { status, contentType: "application/json" })
@@ -85,13 +84,18 @@ const answer = (
   )
 }
 
+/**
+ * The answer as sent, synchronously: counted, logged (one line through the fiber's loggers), with the headers every
+ * response carries set in one step.
+ */
 const finish = (
+  fiber: Fiber.Fiber<unknown, unknown>,
   routes: Routes,
   request: HttpServerRequest.HttpServerRequest,
   note: Note,
   response: HttpServerResponse.HttpServerResponse,
   cors: Record<string, string> | undefined
-): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+): HttpServerResponse.HttpServerResponse => {
   const durationMs = performance.now() - note.started
   const path = pathOf(request.url)
   observe(routes.routeOf(path) ?? "unmatched", response.status, durationMs)
@@ -103,23 +107,20 @@ const finish = (
     requestId: note.requestId
   }
   if (note.keyId !== undefined) fields.keyId = note.keyId
-  // a cached answer that varies by encoding varies by origin as well: both go in its Vary
-  const vary =
-    cors !== undefined && response.headers.vary !== undefined ? `${response.headers.vary}, Origin` : undefined
-  return Effect.as(
-    Effect.annotateLogs(Effect.logInfo("request"), fields),
-    HttpServerResponse.setHeaders(response, {
-      ...COMMON_HEADERS,
-      // a response that sets its own cache lifetime keeps it (/docs, /openapi.json); every other one is no-store
-      ...(response.headers["cache-control"] === undefined
-        ? undefined
-        : { "cache-control": response.headers["cache-control"] }),
-      ...note.headers,
-      ...cors,
-      ...(vary === undefined ? undefined : { vary }),
-      "x-request-id": note.requestId
-    })
-  )
+  logInfoNow(fiber, "request", fields)
+  // a response that sets its own cache lifetime keeps it (/docs, /openapi.json); every other one is no-store
+  const headers: Record<string, string> = {
+    "x-content-type-options": "nosniff",
+    "cache-control": response.headers["cache-control"] ?? "no-store"
+  }
+  if (note.headers !== undefined) Object.assign(headers, note.headers)
+  if (cors !== undefined) {
+    Object.assign(headers, cors)
+    // a cached answer that varies by encoding varies by origin as well: both go in its Vary
+    if (response.headers.vary !== undefined) headers.vary = `${response.headers.vary}, Origin`
+  }
+  headers["x-request-id"] = note.requestId
+  return HttpServerResponse.setHeaders(response, headers)
 }
 
 export const EdgeLive = HttpRouter.middleware(
@@ -132,22 +133,22 @@ export const EdgeLive = HttpRouter.middleware(
         const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
         const note = open(request)
         const cors = corsOrigins === undefined ? undefined : corsHeaders(corsOrigins, request.headers.origin)
-        if (drain.isDraining()) return finish(routes, request, note, draining, cors)
+        if (drain.isDraining()) return Effect.succeed(finish(fiber, routes, request, note, draining, cors))
         if (cors !== undefined) {
           const answered = preflight(corsOrigins, routes, request.method, pathOf(request.url), request.headers)
-          if (answered !== undefined) return finish(routes, request, note, answered, undefined)
+          if (answered !== undefined) return Effect.succeed(finish(fiber, routes, request, note, answered, undefined))
         }
         // At the drain deadline, a request still running is interrupted and answered 503.
         const entry = drain.enter(() => fiber.interruptUnsafe())
         return Effect.matchCauseEffect(Effect.provideService(httpEffect, RequestNote, note), {
           onSuccess: (response) => {
             drain.leave(entry)
-            return finish(routes, request, note, response, cors)
+            return Effect.succeed(finish(fiber, routes, request, note, response, cors))
           },
           onFailure: (cause) => {
             drain.leave(entry)
-            return Effect.flatMap(answer(routes, request, note, cause), (response) =>
-              finish(routes, request, note, response, cors)
+            return Effect.map(answer(routes, request, note, cause), (response) =>
+              finish(fiber, routes, request, note, response, cors)
             )
           }
         })

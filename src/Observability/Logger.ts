@@ -4,8 +4,7 @@
  * spans, fiberId) with one plain `JSON.stringify`: the generic formatter's cycle-safe, redacting walk took a fifth
  * of a request's CPU for a line whose values are strings and numbers (bench/README.md).
  */
-import { Cause, Layer, Logger, References } from "effect"
-import type { LogLevel } from "effect"
+import { Cause, Clock, Context, type Fiber, Layer, Logger, LogLevel, References } from "effect"
 import { AppConfig } from "../Config.ts"
 
 const LEVELS: Record<AppConfig["Service"]["logLevel"], LogLevel.LogLevel> = {
@@ -72,3 +71,31 @@ export const LoggerLive = Layer.unwrap(
     )
   )
 )
+
+/**
+ * Writes `Effect.logInfo(message).pipe(Effect.annotateLogs(annotations))`'s record now, through the fiber's loggers
+ * (JSON, pretty, OTLP): the request line, without the Effects and context frames of those two on every request.
+ */
+export const logInfoNow = (
+  fiber: Fiber.Fiber<unknown, unknown>,
+  message: string,
+  annotations: Readonly<Record<string, unknown>>
+): void => {
+  if (LogLevel.isGreaterThan(fiber.getRef(References.MinimumLogLevel), "Info")) return
+  const loggers = fiber.getRef(References.CurrentLoggers)
+  if (loggers.size === 0) return
+  const previous = fiber.context
+  const outer = fiber.getRef(References.CurrentLogAnnotations)
+  let merged = annotations
+  for (const _ in outer) {
+    merged = { ...outer, ...annotations }
+    break
+  }
+  fiber.setContext(Context.add(previous, References.CurrentLogAnnotations, merged))
+  try {
+    const date = new Date(fiber.getRef(Clock.Clock).currentTimeMillisUnsafe())
+    for (const logger of loggers) logger.log({ cause: Cause.empty, fiber, date, logLevel: "Info", message: [message] })
+  } finally {
+    fiber.setContext(previous)
+  }
+}

@@ -5,7 +5,7 @@
  * logs the request.
  */
 import { Cause, Context, Effect, type Fiber, Schema, type Types } from "effect"
-import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Cookies, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import {
   InternalError,
   InternalErrorWire,
@@ -120,7 +120,37 @@ const finish = (
     if (response.headers.vary !== undefined) headers.vary = `${response.headers.vary}, Origin`
   }
   headers["x-request-id"] = note.requestId
-  return HttpServerResponse.setHeaders(response, headers)
+  return withHeaders(response, headers)
+}
+
+/**
+ * The response with `headers` added (over its own). A body in memory is made the web `Response` the server sends,
+ * its headers a plain record, in one step: the framework's `Headers` copies, then its conversion to web `Headers`,
+ * cost more than the rest of the edge. Anything else (a stream, cookies, a status without a body) gets them through
+ * `setHeaders`.
+ */
+const withHeaders = (
+  response: HttpServerResponse.HttpServerResponse,
+  headers: Record<string, string>
+): HttpServerResponse.HttpServerResponse => {
+  const body = response.body
+  if (
+    (body._tag !== "Uint8Array" && body._tag !== "Empty") ||
+    !Cookies.isEmpty(response.cookies) ||
+    HttpServerResponse.omitsBody(response)
+  ) {
+    return HttpServerResponse.setHeaders(response, headers)
+  }
+  const own = response.headers
+  for (const name in own) if (!(name in headers)) headers[name] = own[name]!
+  const { status, statusText } = response
+  const sent = new Response(body._tag === "Empty" ? null : (body.text ?? body.body), {
+    status,
+    headers,
+    ...(statusText === undefined ? undefined : { statusText })
+  })
+  // The same status outside: the framework's tracer and the server read it there.
+  return HttpServerResponse.raw(sent, statusText === undefined ? { status } : { status, statusText })
 }
 
 export const EdgeLive = HttpRouter.middleware(

@@ -106,12 +106,23 @@ export const checkBody = (
   const declared = request.headers["content-length"]
   if (declared !== undefined && Number(declared) > maxBytes) return Effect.fail(tooLarge())
   const source = request.source as Request
+  const checked = (text: string | undefined) =>
+    text === undefined ? Effect.fail(tooLarge()) : checkText(request, text)
+  const failed = () => Effect.fail(unreadable())
+  // With a declared length Bun has already bounded the read: a callback without the signal (Effect makes an
+  // AbortController for one that takes it). Without one, count as it arrives, and stop on the signal.
+  if (declared !== undefined) {
+    return Effect.callback<void, InvalidRequest | PayloadTooLarge>((resume) => {
+      source.text().then(
+        (text) => resume(checked(text)),
+        () => resume(failed())
+      )
+    })
+  }
   return Effect.callback<void, InvalidRequest | PayloadTooLarge>((resume, signal) => {
-    // With a declared length Bun has already bounded the read; without one, count as it arrives.
-    const text = declared !== undefined ? source.text() : readWithin(source, maxBytes, signal)
-    text.then(
-      (text) => resume(text === undefined ? Effect.fail(tooLarge()) : checkText(request, text)),
-      () => resume(Effect.fail(unreadable()))
+    readWithin(source, maxBytes, signal).then(
+      (text) => resume(checked(text)),
+      () => resume(failed())
     )
   })
 }

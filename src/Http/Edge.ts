@@ -170,7 +170,10 @@ export const EdgeLive = HttpRouter.middleware(
         }
         // At the drain deadline, a request still running is interrupted and answered 503.
         const entry = drain.enter(() => fiber.interruptUnsafe())
-        return Effect.matchCauseEffect(Effect.provideService(httpEffect, RequestNote, note), {
+        // The note joins the request fiber's own context for the rest of the request: the framework restores the
+        // context it started with when the request ends, so no frame of ours is needed to undo it.
+        fiber.setContext(Context.add(fiber.context, RequestNote, note))
+        return Effect.matchCauseEffect(httpEffect, {
           onSuccess: (response) => {
             drain.leave(entry)
             return Effect.succeed(finish(fiber, routes, request, note, response, cors))

@@ -42,6 +42,20 @@ const stringify = (entry: unknown, plain: boolean): string => {
   }
 }
 
+/** The same millisecond's timestamp text again: at thousands of lines a second most lines share it with the last. */
+export const isoTime = (() => {
+  let last = Number.NaN
+  let text = ""
+  return (date: Date): string => {
+    const ms = date.getTime()
+    if (ms !== last) {
+      last = ms
+      text = date.toISOString()
+    }
+    return text
+  }
+})()
+
 const formatJson = Logger.make<unknown, string>(({ cause, date, fiber, logLevel, message }) => {
   const spans: Record<string, number> = {}
   const now = date.getTime()
@@ -51,7 +65,7 @@ const formatJson = Logger.make<unknown, string>(({ cause, date, fiber, logLevel,
   const entry = {
     message: messages.length === 1 ? messages[0] : messages,
     level: logLevel.toUpperCase(),
-    timestamp: date.toISOString(),
+    timestamp: isoTime(date),
     cause: cause.reasons.length > 0 ? Cause.pretty(cause) : undefined,
     annotations,
     spans,

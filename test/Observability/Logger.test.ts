@@ -1,7 +1,8 @@
 /** The JSON logger: Effect's `consoleJson` line shape, written with one plain JSON.stringify. */
 import { describe, expect, test } from "bun:test"
 import { Console, Effect, Layer, Logger, References } from "effect"
-import { jsonLogger, logInfoNow } from "../../src/Observability/Logger.ts"
+import * as fc from "fast-check"
+import { isoTime, jsonLogger, logInfoNow } from "../../src/Observability/Logger.ts"
 
 const printed = (effect: Effect.Effect<void>) => {
   const lines: Array<string> = []
@@ -70,4 +71,13 @@ describe("logInfoNow (the request line, written without building an Effect)", ()
     expect(request.annotations).toEqual({ status: 200 })
     expect(next.annotations).toEqual({})
   })
+})
+
+test("the timestamp, reused within a millisecond, is always the line's own date", () => {
+  const instant = fc.integer({ min: 0, max: 4_102_444_800_000 })
+  fc.assert(
+    fc.property(fc.array(fc.oneof(instant, fc.constantFrom(1_700_000_000_000, 1_700_000_000_001))), (times) => {
+      for (const ms of times) expect(isoTime(new Date(ms))).toBe(new Date(ms).toISOString())
+    })
+  )
 })

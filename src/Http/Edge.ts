@@ -142,7 +142,7 @@ const withHeaders = (
     return HttpServerResponse.setHeaders(response, headers)
   }
   const own = response.headers
-  for (const name in own) if (!(name in headers)) headers[name] = own[name]!
+  for (const name in own) if (!Object.hasOwn(headers, name)) headers[name] = own[name]!
   const { status, statusText } = response
   const sent = new Response(body._tag === "Empty" ? null : (body.text ?? body.body), {
     status,

@@ -3,7 +3,7 @@
  * body checks (400/413), so an unauthenticated request with a broken body gets 401, never 400. Every `/v1` answer
  * to a known caller carries the rate-limit headers.
  */
-import { Clock, Context, Effect, Layer, Redacted, type Tracer } from "effect"
+import { Clock, Context, Effect, type Fiber, Layer, Redacted, type Tracer } from "effect"
 import { HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { Authorization } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
@@ -70,32 +70,35 @@ export const AuthorizationLive = Layer.effect(
       )
     }
 
-    /** A known caller: one token (429 without), the rate-limit headers either way, then the body checks. */
-    const admit = (
+    /**
+     * A known caller: one token (429 without), the rate-limit headers either way, then the body checks and `tool`:
+     * one continuation after the limiter, the clock read there from the fiber.
+     */
+    const admit = <A, E, R>(
+      fiber: Fiber.Fiber<unknown, unknown>,
       request: HttpServerRequest.HttpServerRequest,
       note: Note,
       caller: { readonly id: string; readonly bucket: string },
-      span: Tracer.Span | undefined
-    ): Effect.Effect<void, RateLimited | InvalidRequest | PayloadTooLarge> => {
+      span: Tracer.Span | undefined,
+      tool: Effect.Effect<A, E, R>
+    ): Effect.Effect<A, E | RateLimited | InvalidRequest | PayloadTooLarge, R> => {
       note.keyId = caller.id
       annotateCaller(span, caller.id)
-      return Effect.flatMap(childSpan(span, "rate-limit", limiter.take(caller.bucket)), (decision) =>
-        Effect.flatMap(
-          Clock.currentTimeMillis,
-          (now): Effect.Effect<void, RateLimited | InvalidRequest | PayloadTooLarge> => {
-            addHeaders(note, rateLimitHeaders(decision, now))
-            if (decision.allowed) return checkBody(request, maxBodyBytes)
-            countRateLimited("key")
-            addHeaders(note, { "retry-after": String(decision.retryAfterSeconds) })
-            const retry = seconds(decision.retryAfterSeconds)
-            return Effect.fail(
-              new RateLimited({
-                message: `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${retry}`,
-                retryAfterSeconds: decision.retryAfterSeconds
-              })
-            )
-          }
-        )
+      return Effect.flatMap(
+        childSpan(span, "rate-limit", limiter.take(caller.bucket)),
+        (decision): Effect.Effect<A, E | RateLimited | InvalidRequest | PayloadTooLarge, R> => {
+          addHeaders(note, rateLimitHeaders(decision, fiber.getRef(Clock.Clock).currentTimeMillisUnsafe()))
+          if (decision.allowed) return Effect.andThen(checkBody(request, maxBodyBytes), tool)
+          countRateLimited("key")
+          addHeaders(note, { "retry-after": String(decision.retryAfterSeconds) })
+          const retry = seconds(decision.retryAfterSeconds)
+          return Effect.fail(
+            new RateLimited({
+              message: `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${retry}`,
+              retryAfterSeconds: decision.retryAfterSeconds
+            })
+          )
+        }
       )
     }
 
@@ -111,12 +114,9 @@ export const AuthorizationLive = Layer.effect(
             const key = Redacted.value(credential)
             const caller = key === "" ? undefined : keys.authenticate(key)
             if (caller === undefined) {
-              return refuse(request, note, Context.get(fiber.context, PeerAddress), key !== "", span)
+              return refuse(request, note, Context.get(fiber.context, PeerAddress)(), key !== "", span)
             }
-            return Effect.andThen(
-              admit(request, note, caller, span),
-              childSpan(span, `tool ${endpoint.identifier}`, httpEffect)
-            )
+            return admit(fiber, request, note, caller, span, childSpan(span, `tool ${endpoint.identifier}`, httpEffect))
           }
         )
     })

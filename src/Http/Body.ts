@@ -59,22 +59,24 @@ const readWithin = async (source: Request, maxBytes: number, signal: AbortSignal
   }
 }
 
-const readText = (
-  request: HttpServerRequest.HttpServerRequest,
-  maxBytes: number
-): Effect.Effect<string, InvalidRequest | PayloadTooLarge> => {
-  const tooLarge = () => new PayloadTooLarge({ message: `The request body is over the limit of ${maxBytes} bytes` })
-  const declared = request.headers["content-length"]
-  if (declared !== undefined && Number(declared) > maxBytes) return Effect.fail(tooLarge())
-  const source = request.source as Request
-  return Effect.callback<string, InvalidRequest | PayloadTooLarge>((resume, signal) => {
-    // With a declared length Bun has already bounded the read; without one, count as it arrives.
-    const text = declared !== undefined ? source.text() : readWithin(source, maxBytes, signal)
-    text.then(
-      (text) => resume(text === undefined ? Effect.fail(tooLarge()) : Effect.succeed(text)),
-      () => resume(Effect.fail(unreadable()))
+/** The text read, checked: a JSON object in depth bounds, handed to the framework's payload decoding. */
+const checkText = (request: HttpServerRequest.HttpServerRequest, text: string): Effect.Effect<void, InvalidRequest> => {
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return Effect.fail(new InvalidRequest({ message: "The request body is not valid JSON" }))
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    return Effect.fail(new InvalidRequest({ message: "The request body must be a JSON object" }))
+  }
+  if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {
+    return Effect.fail(
+      new InvalidRequest({ message: `The request body nests more than ${MAX_JSON_DEPTH} levels deep` })
     )
-  })
+  }
+  prime(request, text)
+  return Effect.void
 }
 
 /**
@@ -85,7 +87,7 @@ const prime = (request: HttpServerRequest.HttpServerRequest, text: string): void
   ;(request as unknown as { textEffect: Effect.Effect<string> }).textEffect = Effect.succeed(text)
 }
 
-/** The body, checked: JSON media type, within the size limit, a JSON object in depth bounds. */
+/** The body, checked: JSON media type, within the size limit, a JSON object in depth bounds; one wait, for the read. */
 export const checkBody = (
   request: HttpServerRequest.HttpServerRequest,
   maxBytes: number
@@ -100,22 +102,27 @@ export const checkBody = (
       })
     )
   }
-  return Effect.flatMap(readText(request, maxBytes), (text) => {
-    let body: unknown
-    try {
-      body = JSON.parse(text)
-    } catch {
-      return Effect.fail(new InvalidRequest({ message: "The request body is not valid JSON" }))
-    }
-    if (typeof body !== "object" || body === null || Array.isArray(body)) {
-      return Effect.fail(new InvalidRequest({ message: "The request body must be a JSON object" }))
-    }
-    if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {
-      return Effect.fail(
-        new InvalidRequest({ message: `The request body nests more than ${MAX_JSON_DEPTH} levels deep` })
+  const tooLarge = () => new PayloadTooLarge({ message: `The request body is over the limit of ${maxBytes} bytes` })
+  const declared = request.headers["content-length"]
+  if (declared !== undefined && Number(declared) > maxBytes) return Effect.fail(tooLarge())
+  const source = request.source as Request
+  const checked = (text: string | undefined) =>
+    text === undefined ? Effect.fail(tooLarge()) : checkText(request, text)
+  const failed = () => Effect.fail(unreadable())
+  // With a declared length Bun has already bounded the read: a callback without the signal (Effect makes an
+  // AbortController for one that takes it). Without one, count as it arrives, and stop on the signal.
+  if (declared !== undefined) {
+    return Effect.callback<void, InvalidRequest | PayloadTooLarge>((resume) => {
+      source.text().then(
+        (text) => resume(checked(text)),
+        () => resume(failed())
       )
-    }
-    prime(request, text)
-    return Effect.void
+    })
+  }
+  return Effect.callback<void, InvalidRequest | PayloadTooLarge>((resume, signal) => {
+    readWithin(source, maxBytes, signal).then(
+      (text) => resume(checked(text)),
+      () => resume(failed())
+    )
   })
 }

@@ -6,8 +6,13 @@ import { Context } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { normaliseAddress } from "../RateLimit/RateLimiter.ts"
 
-/** The socket's peer address, given per request by the server (a web `Request` carries none). */
-export const PeerAddress = Context.Reference<string | undefined>("app/PeerAddress", { defaultValue: () => undefined })
+/**
+ * The socket's peer address, given per request by the server (a web `Request` carries none), as a lookup made only
+ * when asked: Bun's costs about a microsecond, and only a failed authentication needs the address.
+ */
+export const PeerAddress = Context.Reference<() => string | undefined>("app/PeerAddress", {
+  defaultValue: () => () => undefined
+})
 
 export const clientAddress = (
   request: HttpServerRequest.HttpServerRequest,

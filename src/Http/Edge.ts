@@ -4,8 +4,8 @@
  * errors (404, 405 with `Allow`, 500 for a defect, logged), adds the headers every response carries, counts and
  * logs the request.
  */
-import { Cause, Context, Effect, Schema, type Types } from "effect"
-import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Cause, Context, Effect, type Fiber, Schema, type Types } from "effect"
+import { Cookies, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import {
   InternalError,
   InternalErrorWire,
@@ -20,11 +20,10 @@ import { AppConfig } from "../Config.ts"
 import { Drain } from "../Services/Drain.ts"
 import { clip } from "./Clip.ts"
 import { corsHeaders, preflight } from "./Cors.ts"
+import { logInfoNow } from "../Observability/Logger.ts"
 import { observe } from "../Observability/Metrics.ts"
 import { type Note, open, RequestNote } from "./RequestNote.ts"
 import { ApiRoutes, pathOf, type Routes } from "./Routes.ts"
-
-const COMMON_HEADERS = { "x-content-type-options": "nosniff", "cache-control": "no-store" } as const
 
 const envelope = <S extends Schema.Codec<any, any>>(wire: S, status: number, error: S["Type"]) =>
   HttpServerResponse.text(JSON.stringify(Schema.encodeSync(wire)(error)), { status, contentType: "application/json" })
@@ -85,13 +84,18 @@ const answer = (
   )
 }
 
+/**
+ * The answer as sent, synchronously: counted, logged (one line through the fiber's loggers), with the headers every
+ * response carries set in one step.
+ */
 const finish = (
+  fiber: Fiber.Fiber<unknown, unknown>,
   routes: Routes,
   request: HttpServerRequest.HttpServerRequest,
   note: Note,
   response: HttpServerResponse.HttpServerResponse,
   cors: Record<string, string> | undefined
-): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+): HttpServerResponse.HttpServerResponse => {
   const durationMs = performance.now() - note.started
   const path = pathOf(request.url)
   observe(routes.routeOf(path) ?? "unmatched", response.status, durationMs)
@@ -103,23 +107,50 @@ const finish = (
     requestId: note.requestId
   }
   if (note.keyId !== undefined) fields.keyId = note.keyId
-  // a cached answer that varies by encoding varies by origin as well: both go in its Vary
-  const vary =
-    cors !== undefined && response.headers.vary !== undefined ? `${response.headers.vary}, Origin` : undefined
-  return Effect.as(
-    Effect.annotateLogs(Effect.logInfo("request"), fields),
-    HttpServerResponse.setHeaders(response, {
-      ...COMMON_HEADERS,
-      // a response that sets its own cache lifetime keeps it (/docs, /openapi.json); every other one is no-store
-      ...(response.headers["cache-control"] === undefined
-        ? undefined
-        : { "cache-control": response.headers["cache-control"] }),
-      ...note.headers,
-      ...cors,
-      ...(vary === undefined ? undefined : { vary }),
-      "x-request-id": note.requestId
-    })
-  )
+  logInfoNow(fiber, "request", fields)
+  // a response that sets its own cache lifetime keeps it (/docs, /openapi.json); every other one is no-store
+  const headers: Record<string, string> = {
+    "x-content-type-options": "nosniff",
+    "cache-control": response.headers["cache-control"] ?? "no-store"
+  }
+  if (note.headers !== undefined) Object.assign(headers, note.headers)
+  if (cors !== undefined) {
+    Object.assign(headers, cors)
+    // a cached answer that varies by encoding varies by origin as well: both go in its Vary
+    if (response.headers.vary !== undefined) headers.vary = `${response.headers.vary}, Origin`
+  }
+  headers["x-request-id"] = note.requestId
+  return withHeaders(response, headers)
+}
+
+/**
+ * The response with `headers` added (over its own). A body in memory is made the web `Response` the server sends,
+ * its headers a plain record, in one step: the framework's `Headers` copies, then its conversion to web `Headers`,
+ * cost more than the rest of the edge. Anything else (a stream, cookies, a status without a body) gets them through
+ * `setHeaders`.
+ */
+const withHeaders = (
+  response: HttpServerResponse.HttpServerResponse,
+  headers: Record<string, string>
+): HttpServerResponse.HttpServerResponse => {
+  const body = response.body
+  if (
+    (body._tag !== "Uint8Array" && body._tag !== "Empty") ||
+    !Cookies.isEmpty(response.cookies) ||
+    HttpServerResponse.omitsBody(response)
+  ) {
+    return HttpServerResponse.setHeaders(response, headers)
+  }
+  const own = response.headers
+  for (const name in own) if (!Object.hasOwn(headers, name)) headers[name] = own[name]!
+  const { status, statusText } = response
+  const sent = new Response(body._tag === "Empty" ? null : (body.text ?? body.body), {
+    status,
+    headers,
+    ...(statusText === undefined ? undefined : { statusText })
+  })
+  // The same status outside: the framework's tracer and the server read it there.
+  return HttpServerResponse.raw(sent, statusText === undefined ? { status } : { status, statusText })
 }
 
 export const EdgeLive = HttpRouter.middleware(
@@ -132,22 +163,25 @@ export const EdgeLive = HttpRouter.middleware(
         const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
         const note = open(request)
         const cors = corsOrigins === undefined ? undefined : corsHeaders(corsOrigins, request.headers.origin)
-        if (drain.isDraining()) return finish(routes, request, note, draining, cors)
+        if (drain.isDraining()) return Effect.succeed(finish(fiber, routes, request, note, draining, cors))
         if (cors !== undefined) {
           const answered = preflight(corsOrigins, routes, request.method, pathOf(request.url), request.headers)
-          if (answered !== undefined) return finish(routes, request, note, answered, undefined)
+          if (answered !== undefined) return Effect.succeed(finish(fiber, routes, request, note, answered, undefined))
         }
         // At the drain deadline, a request still running is interrupted and answered 503.
         const entry = drain.enter(() => fiber.interruptUnsafe())
-        return Effect.matchCauseEffect(Effect.provideService(httpEffect, RequestNote, note), {
+        // The note joins the request fiber's own context for the rest of the request: the framework restores the
+        // context it started with when the request ends, so no frame of ours is needed to undo it.
+        fiber.setContext(Context.add(fiber.context, RequestNote, note))
+        return Effect.matchCauseEffect(httpEffect, {
           onSuccess: (response) => {
             drain.leave(entry)
-            return finish(routes, request, note, response, cors)
+            return Effect.succeed(finish(fiber, routes, request, note, response, cors))
           },
           onFailure: (cause) => {
             drain.leave(entry)
-            return Effect.flatMap(answer(routes, request, note, cause), (response) =>
-              finish(routes, request, note, response, cors)
+            return Effect.map(answer(routes, request, note, cause), (response) =>
+              finish(fiber, routes, request, note, response, cors)
             )
           }
         })

@@ -4,8 +4,7 @@
  * spans, fiberId) with one plain `JSON.stringify`: the generic formatter's cycle-safe, redacting walk took a fifth
  * of a request's CPU for a line whose values are strings and numbers (bench/README.md).
  */
-import { Cause, Layer, Logger, References } from "effect"
-import type { LogLevel } from "effect"
+import { Cause, Clock, Context, type Fiber, Layer, Logger, LogLevel, References } from "effect"
 import { AppConfig } from "../Config.ts"
 
 const LEVELS: Record<AppConfig["Service"]["logLevel"], LogLevel.LogLevel> = {
@@ -43,6 +42,20 @@ const stringify = (entry: unknown, plain: boolean): string => {
   }
 }
 
+/** The same millisecond's timestamp text again: at thousands of lines a second most lines share it with the last. */
+export const isoTime = (() => {
+  let last = Number.NaN
+  let text = ""
+  return (date: Date): string => {
+    const ms = date.getTime()
+    if (ms !== last) {
+      last = ms
+      text = date.toISOString()
+    }
+    return text
+  }
+})()
+
 const formatJson = Logger.make<unknown, string>(({ cause, date, fiber, logLevel, message }) => {
   const spans: Record<string, number> = {}
   const now = date.getTime()
@@ -52,7 +65,7 @@ const formatJson = Logger.make<unknown, string>(({ cause, date, fiber, logLevel,
   const entry = {
     message: messages.length === 1 ? messages[0] : messages,
     level: logLevel.toUpperCase(),
-    timestamp: date.toISOString(),
+    timestamp: isoTime(date),
     cause: cause.reasons.length > 0 ? Cause.pretty(cause) : undefined,
     annotations,
     spans,
@@ -72,3 +85,31 @@ export const LoggerLive = Layer.unwrap(
     )
   )
 )
+
+/**
+ * Writes `Effect.logInfo(message).pipe(Effect.annotateLogs(annotations))`'s record now, through the fiber's loggers
+ * (JSON, pretty, OTLP): the request line, without the Effects and context frames of those two on every request.
+ */
+export const logInfoNow = (
+  fiber: Fiber.Fiber<unknown, unknown>,
+  message: string,
+  annotations: Readonly<Record<string, unknown>>
+): void => {
+  if (LogLevel.isGreaterThan(fiber.getRef(References.MinimumLogLevel), "Info")) return
+  const loggers = fiber.getRef(References.CurrentLoggers)
+  if (loggers.size === 0) return
+  const previous = fiber.context
+  const outer = fiber.getRef(References.CurrentLogAnnotations)
+  let merged = annotations
+  for (const _ in outer) {
+    merged = { ...outer, ...annotations }
+    break
+  }
+  fiber.setContext(Context.add(previous, References.CurrentLogAnnotations, merged))
+  try {
+    const date = new Date(fiber.getRef(Clock.Clock).currentTimeMillisUnsafe())
+    for (const logger of loggers) logger.log({ cause: Cause.empty, fiber, date, logLevel: "Info", message: [message] })
+  } finally {
+    fiber.setContext(previous)
+  }
+}

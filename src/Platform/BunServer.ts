@@ -73,7 +73,10 @@ export const layer = <E, R>(app: Layer.Layer<never, E, R>) =>
             // Bun answers an empty 413 past its own cap; the app enforces MAX_BODY_BYTES itself, with the envelope.
             maxRequestBodySize: 1 << 30,
             fetch: (request, server) =>
-              handle(request, Context.make(PeerAddress, server.requestIP(request)?.address) as Context.Context<any>)
+              handle(
+                request,
+                Context.make(PeerAddress, () => server.requestIP(request)?.address) as Context.Context<any>
+              )
           }),
         catch: (error) => listenFailed(hostname, port, error)
       })

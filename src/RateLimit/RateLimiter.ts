@@ -36,18 +36,23 @@ const decide = (limit: number, remaining: number, resetMs: number, retryMs?: num
   return { allowed: retryMs === undefined, limit, remaining, resetSeconds: seconds(resetMs), retryAfterSeconds }
 }
 
+/** A Duration, made once: Effect's `consume` would convert a number or a string on every call. */
+const WINDOW = Duration.minutes(1)
+
 const make = (options: RateLimiterOptions) =>
   Effect.map(Limiter.make, (limiter) => {
-    const consume = (limit: number, key: string) =>
-      limiter.consume({ algorithm: "token-bucket", window: 60_000, limit, key }).pipe(
-        Effect.map(({ remaining, resetAfter }) => decide(limit, remaining, Duration.toMillis(resetAfter))),
-        Effect.catch(({ reason }) => {
+    // One continuation for both outcomes: a decision either way.
+    const consume = (limit: number, key: string): Effect.Effect<RateLimitDecision> =>
+      Effect.matchEffect(limiter.consume({ algorithm: "token-bucket", window: WINDOW, limit, key }), {
+        onSuccess: ({ remaining, resetAfter }) =>
+          Effect.succeed(decide(limit, remaining, Duration.toMillis(resetAfter))),
+        onFailure: ({ reason }) => {
           // Only the Redis store fails otherwise, and FailOpen.ts answers its failures from memory.
           if (reason._tag !== "RateLimitExceeded") return Effect.die(reason)
           const retryMs = Duration.toMillis(reason.retryAfter)
           return Effect.succeed(decide(limit, 0, retryMs + ((limit - 1) * 60_000) / limit, retryMs))
-        })
-      )
+        }
+      })
     return RateLimiter.of({
       take: (bucket) => consume(options.perMinute, `key:${bucket}`),
       recordAuthFailure: (address) => consume(options.authFailuresPerMinute, `address:${normaliseAddress(address)}`)

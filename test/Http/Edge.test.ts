@@ -344,3 +344,28 @@ describe("a bug", () => {
     }
   })
 })
+
+describe("the headers every answer carries", () => {
+  test("its own (type, length), the common ones, the caller's limits and the request id, once each", async () => {
+    const response = await app.post(WAGE_PATH, { hourlyWage: 25 }, { headers: { "x-request-id": "h-1" } })
+    const body = await response.arrayBuffer()
+    expect(response.status).toBe(200)
+    expect(response.headers.get("content-type")).toContain("application/json")
+    expect(response.headers.get("content-length")).toBe(String(body.byteLength))
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff")
+    expect(response.headers.get("cache-control")).toBe("no-store")
+    expect(response.headers.get("x-request-id")).toBe("h-1")
+    expect(response.headers.get("x-ratelimit-limit")).toBe("10000")
+    for (const [name] of response.headers) expect(response.headers.get(name)).not.toContain(", ")
+  })
+
+  test("a HEAD gets the headers of its GET and no body; the docs keep their own cache lifetime", async () => {
+    const head = await app.request("/health", { method: "HEAD" })
+    expect(head.status).toBe(200)
+    expect(await head.text()).toBe("")
+    expect(head.headers.get("x-request-id")).toMatch(/\S/)
+    const docs = await app.request("/openapi.json")
+    expect(docs.headers.get("cache-control")).not.toBe("no-store")
+    expect(docs.headers.get("x-content-type-options")).toBe("nosniff")
+  })
+})

@@ -1,7 +1,8 @@
 /** The JSON logger: Effect's `consoleJson` line shape, written with one plain JSON.stringify. */
 import { describe, expect, test } from "bun:test"
-import { Console, Effect, Layer, Logger } from "effect"
-import { jsonLogger } from "../../src/Observability/Logger.ts"
+import { Console, Effect, Layer, Logger, References } from "effect"
+import * as fc from "fast-check"
+import { isoTime, jsonLogger, logInfoNow } from "../../src/Observability/Logger.ts"
 
 const printed = (effect: Effect.Effect<void>) => {
   const lines: Array<string> = []
@@ -40,4 +41,43 @@ describe("the JSON logger", () => {
     expect(loop.message).toBe("loop")
     expect(loop.annotations).toBe("unprintable")
   })
+})
+
+describe("logInfoNow (the request line, written without building an Effect)", () => {
+  const now = (annotations: Record<string, unknown>) =>
+    Effect.withFiber((fiber) => Effect.sync(() => logInfoNow(fiber, "request", annotations)))
+
+  test("writes what Effect.logInfo with annotateLogs writes, the outer annotations and log spans kept", () => {
+    const fields = { method: "POST", status: 200, durationMs: 1.25 }
+    const outer = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      effect.pipe(Effect.annotateLogs({ worker: 1, status: "outer" }), Effect.withLogSpan("span"))
+    const [viaEffect, viaNow] = printed(
+      Effect.all([outer(Effect.logInfo("request").pipe(Effect.annotateLogs(fields))), outer(now(fields))]).pipe(
+        Effect.asVoid
+      )
+    )
+    const comparable = ({ timestamp: _t, fiberId: _f, spans, ...rest }: Record<string, any>) => ({
+      ...rest,
+      spans: Object.keys(spans)
+    })
+    expect(comparable(viaNow)).toEqual(comparable(viaEffect))
+    expect(viaNow.annotations).toEqual({ worker: 1, status: 200, method: "POST", durationMs: 1.25 })
+  })
+
+  test("below the minimum level it writes nothing, and the fiber's annotations are as before", () => {
+    const lines = printed(now({ status: 200 }).pipe(Effect.provideService(References.MinimumLogLevel, "Warn")))
+    expect(lines).toEqual([])
+    const [request, next] = printed(Effect.andThen(now({ status: 200 }), Effect.logInfo("next")))
+    expect(request.annotations).toEqual({ status: 200 })
+    expect(next.annotations).toEqual({})
+  })
+})
+
+test("the timestamp, reused within a millisecond, is always the line's own date", () => {
+  const instant = fc.integer({ min: 0, max: 4_102_444_800_000 })
+  fc.assert(
+    fc.property(fc.array(fc.oneof(instant, fc.constantFrom(1_700_000_000_000, 1_700_000_000_001))), (times) => {
+      for (const ms of times) expect(isoTime(new Date(ms))).toBe(new Date(ms).toISOString())
+    })
+  )
 })

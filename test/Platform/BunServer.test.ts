@@ -40,8 +40,16 @@ describe("each request", () => {
   })
 
   test("carries the socket's peer address", async () => {
-    const base = await serve(PeerAddress.useSync((peer) => HttpServerResponse.text(String(peer))))
+    const base = await serve(PeerAddress.useSync((peer) => HttpServerResponse.text(String(peer()))))
     expect(await (await fetch(base)).text()).toBe("127.0.0.1")
+    // looked up when asked, so also once the request has waited (a body read, a limiter in Redis)
+    const later = await serve(
+      Effect.andThen(
+        Effect.sleep("20 millis"),
+        PeerAddress.useSync((peer) => HttpServerResponse.text(String(peer())))
+      )
+    )
+    expect(await (await fetch(later)).text()).toBe("127.0.0.1")
   })
 
   test("HEAD is answered without a body", async () => {

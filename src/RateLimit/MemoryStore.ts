@@ -1,9 +1,7 @@
 /**
- * Effect's in-memory store (`RateLimiter.layerStoreMemory`) with the bounded memory it lacks (it keeps every bucket).
- * Each table (keys; addresses, apart so that a flood of addresses cannot evict a key's bucket) is two generations of
- * Effect's store. A new one starts each window or when the current one holds half the cap, and the one before is
- * dropped: its buckets went a window untouched, so are full, the same as none (past the cap: the least recently used).
- * A key found only in the older generation moves to the newer with its exact state.
+ * Effect's memory store (`RateLimiter.layerStoreMemory`) with the bound it lacks. Each table (keys; addresses, so a
+ * flood of addresses cannot evict keys) is two generations of Effect's store: a new one each window or at half the
+ * cap, the one before dropped (its buckets are full, the same as none). A key only in the older one moves, state kept.
  */
 import { Clock, Effect } from "effect"
 import { RateLimiter } from "effect/persistence"

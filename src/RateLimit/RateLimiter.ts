@@ -20,9 +20,7 @@ export interface RateLimitDecision {
 }
 
 export type RateLimiterOptions = { readonly perMinute: number; readonly authFailuresPerMinute: number }
-
 const ipv4Mapped = /^(?:::|(?:0{1,4}:){5})ffff:(\d{1,3}(?:\.\d{1,3}){3})$/
-
 /** One spelling per client: IPv4-mapped IPv6 (`::ffff:1.2.3.4`, any case) counts as the IPv4 address. */
 export const normaliseAddress = (address: string): string => {
   const text = address.trim().toLowerCase()
@@ -36,12 +34,10 @@ const decide = (limit: number, remaining: number, resetMs: number, retryMs?: num
   return { allowed: retryMs === undefined, limit, remaining, resetSeconds: seconds(resetMs), retryAfterSeconds }
 }
 
-/** A Duration, made once: Effect's `consume` would convert a number or a string on every call. */
-const WINDOW = Duration.minutes(1)
+const WINDOW = Duration.minutes(1) // made once: Effect's `consume` would convert a number or a string on every call
 
 const make = (options: RateLimiterOptions) =>
   Effect.map(Limiter.make, (limiter) => {
-    // One continuation for both outcomes: a decision either way.
     const consume = (limit: number, key: string): Effect.Effect<RateLimitDecision> =>
       Effect.matchEffect(limiter.consume({ algorithm: "token-bucket", window: WINDOW, limit, key }), {
         onSuccess: ({ remaining, resetAfter }) =>
@@ -58,6 +54,7 @@ const make = (options: RateLimiterOptions) =>
       recordAuthFailure: (address) => consume(options.authFailuresPerMinute, `address:${normaliseAddress(address)}`)
     })
   })
+
 export class RateLimiter extends Context.Service<
   RateLimiter,
   {

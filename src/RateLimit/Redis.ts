@@ -1,8 +1,7 @@
 /**
- * The `Redis` service of effect/persistence on ioredis (README, "Redis client"), for REDIS_URL. Commands fail at once
- * while the connection is down, and when Redis does not answer: a command waits and no reply at all came for 250 ms
- * (a busy Redis that keeps answering is slow, not down, up to 800 ms; a plain 50 ms timer tripped under load). Each
- * verdict waits a turn of the event loop, which reads sockets: under a burst Bun reads answers long there late.
+ * Effect's `Redis` service on ioredis (README, "Redis client"), for REDIS_URL. A command fails at once while the
+ * connection is down, and when no reply at all came for 250 ms while it waits, or after 800 ms (a busy Redis is slow,
+ * not down); each verdict first waits an event-loop turn, in which Bun reads the replies a burst kept it from reading.
  */
 import { once } from "node:events"
 import { Effect } from "effect"

@@ -92,7 +92,9 @@ describe("parsing", () => {
         const trimmed = raw.trim()
         fc.pre(trimmed !== "" && !trimmed.includes(",") && !trimmed.startsWith("#") && !/^sha256:/i.test(trimmed))
         const usable = /^[\x21-\x7e]+$/.test(trimmed)
-        for (const result of [parseKeyList(raw), parseKeysFile(raw)]) {
+        // In a file a line break separates keys, so a key holding one is two lines there: only the list judges it.
+        const results = /[\r\n]/.test(trimmed) ? [parseKeyList(raw)] : [parseKeyList(raw), parseKeysFile(raw)]
+        for (const result of results) {
           expect(Result.isSuccess(result)).toBe(usable)
           if (Result.isFailure(result)) expect(result.failure).not.toContain(trimmed)
           else expect(result.success.digests).toEqual([sha256(trimmed)])

@@ -1,9 +1,9 @@
 /**
  * The parse cache: a least-recently-used map of user agent to answer, its entries kept as bytes in slots of
  * `Uint8Array` chunks instead of objects on the JS heap. Under a stream of new strings (every parse a miss) evicted
- * answers were old-generation garbage, seven objects and their strings each, and the heap grew by about four times
- * the cache's live size between full collections (ua-cold's peak RSS, bench/README.md "Memory"); here an entry is a
- * few numbers in plain arrays and bytes in slots that are reused, so eviction leaves no garbage at all.
+ * answers were old-generation garbage, seven objects and their strings each (ua-cold's peak RSS, bench/README.md
+ * "Memory"); here an entry is a few numbers in plain arrays and bytes in reused slots, so evicting a string that was
+ * never asked for again leaves no garbage. One that was is also kept decoded, so a popular string costs no decoding.
  *
  * An entry is the string's UTF-8 then its answer's fields joined by a separator, spread over 128-byte slots chained
  * in order. Entries are found by a 32-bit hash of the string; the stored string is compared byte for byte, so a
@@ -81,6 +81,8 @@ export const makeParseCache = (entries: number): ParseCache => {
   const prev: Array<number> = []
   const next: Array<number> = []
   const freeIds: Array<number> = []
+  // the answer of an entry found at least once (strings seen once, the ones that churn, stay bytes alone)
+  const decoded: Array<UserAgentInfo | undefined> = []
   const byHash = new Map<number, number>()
   let head = NONE // most recently used
   let tail = NONE
@@ -105,6 +107,7 @@ export const makeParseCache = (entries: number): ParseCache => {
   const remove = (id: number) => {
     unlink(id)
     byHash.delete(hashOf[id]!)
+    decoded[id] = undefined
     for (let s = firstSlot[id]!; s !== NONE; s = nextSlot[s]!) freeSlots.push(s)
     freeIds.push(id)
   }
@@ -144,13 +147,20 @@ export const makeParseCache = (entries: number): ParseCache => {
   const get = (userAgent: string): UserAgentInfo | undefined => {
     const id = byHash.get(Bun.hash.cityHash32(userAgent))
     if (id === undefined) return undefined
+    const known = decoded[id]
+    if (known !== undefined) {
+      if (known.userAgent !== userAgent) return undefined
+      unlink(id)
+      pushFront(id)
+      return known
+    }
     const key = keyBytes[id]!
     if (encode(userAgent, 0) !== key) return undefined
     const bytes = gather(id)
     for (let i = 0; i < key; i++) if (bytes[i] !== scratch[i]) return undefined
     unlink(id)
     pushFront(id)
-    return split(userAgent, decoder.decode(bytes.subarray(key, totalBytes[id])))
+    return (decoded[id] = split(userAgent, decoder.decode(bytes.subarray(key, totalBytes[id]))))
   }
 
   const set = (userAgent: string, info: UserAgentInfo): void => {

@@ -4,7 +4,6 @@
  * traffic data set on first use only, so a process that never generates never pays for it.
  */
 import { Context, Effect, Layer, Metric, Random } from "effect"
-import { LRUCache } from "lru-cache"
 import { readFile } from "node:fs/promises"
 import trafficFile from "../../../node_modules/user-agents/dist/user-agents.json" with { type: "file" }
 import { AppConfig } from "../../Config.ts"
@@ -12,6 +11,7 @@ import { InvalidRequest } from "../../Errors.ts"
 import type { UserAgentInfo } from "./UserAgent.ts"
 import { buildPools, checkCombination, generate, type GenerateOptions, type TrafficEntry } from "./UserAgentGenerate.ts"
 import { parseUserAgent } from "./UserAgentNormalise.ts"
+import { makeParseCache } from "./ParseCache.ts"
 
 export interface GenerateRequestOptions extends GenerateOptions {
   readonly seed?: number | undefined
@@ -79,7 +79,7 @@ export class UserAgents extends Context.Service<
     UserAgents,
     Effect.gen(function* () {
       const size = (yield* AppConfig).uaCacheSize
-      const cache = size > 0 ? new LRUCache<string, UserAgentInfo>({ max: size }) : undefined
+      const cache = size > 0 ? makeParseCache(size) : undefined
       const pools = yield* Effect.cached(loadPools)
 
       // No Effect.fn here: a span per parse would cost more than the cached parse itself.

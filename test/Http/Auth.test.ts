@@ -41,7 +41,8 @@ describe("authentication", () => {
   })
 
   test("scheme and key are separated by spaces (RFC 9110: 1*SP), as many as sent; a tab is not a separator", async () => {
-    for (const header of [`Bearer  ${KEY}`, `bearer    ${KEY}`]) expect((await withAuthorization(header)).status).toBe(200)
+    for (const header of [`Bearer  ${KEY}`, `bearer    ${KEY}`])
+      expect((await withAuthorization(header)).status).toBe(200)
     const tab = await withAuthorization(`Bearer\t${KEY}`)
     await errorOf(tab, 401, "unauthorized")
     expect(tab.headers.get("www-authenticate")).toBe('Bearer realm="tools-api"')

@@ -88,6 +88,8 @@ export const alternate = async (
   const cpu = new Map<string, Array<number>>()
   for (let trial = 0; trial < trials; trial++) {
     for (const [name, handler] of trial % 2 === 0 ? targets : [...targets].reverse()) {
+      // each trial from a collected heap: another target's garbage is not collected in this one's time
+      Bun.gc(true)
       const before = process.cpuUsage()
       await load(handler, kind, PER_TRIAL)
       const used = process.cpuUsage(before)

@@ -4,8 +4,9 @@
  * spans, fiberId) with one plain `JSON.stringify`: the generic formatter's cycle-safe, redacting walk took a fifth
  * of a request's CPU for a line whose values are strings and numbers (bench/README.md).
  */
-import { Cause, Clock, Context, type Fiber, Layer, Logger, LogLevel, References } from "effect"
+import { Cause, Clock, Console, Context, type Fiber, Layer, Logger, LogLevel, References } from "effect"
 import { AppConfig } from "../Config.ts"
+import { stdoutSink } from "./LogSink.ts"
 
 const LEVELS: Record<AppConfig["Service"]["logLevel"], LogLevel.LogLevel> = {
   debug: "Debug",
@@ -77,10 +78,24 @@ const formatJson = Logger.make<unknown, string>(({ cause, date, fiber, logLevel,
 /** The JSON lines through the fiber's `Console`, as Effect's own console loggers write. */
 export const jsonLogger = Logger.withConsoleLog(formatJson)
 
+/**
+ * The console the loggers write through: a line of text goes to standard output's sink (LogSink.ts), with the other
+ * lines of its turn; anything else is written by `console.log` after them, in order.
+ */
+const console_: Console.Console = {
+  ...console,
+  log: (...args: ReadonlyArray<unknown>) => {
+    if (args.length === 1 && typeof args[0] === "string") return stdoutSink.line(args[0])
+    stdoutSink.flush()
+    console.log(...args)
+  }
+}
+
 export const LoggerLive = Layer.unwrap(
   AppConfig.useSync(({ logFormat, logLevel }) =>
     Layer.mergeAll(
       Logger.layer([logFormat === "json" ? jsonLogger : Logger.consolePretty()]),
+      Layer.succeed(Console.Console, console_),
       Layer.succeed(References.MinimumLogLevel, LEVELS[logLevel])
     )
   )

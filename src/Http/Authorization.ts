@@ -70,9 +70,30 @@ export const AuthorizationLive = Layer.effect(
       )
     }
 
+    /** The limiter's answer: the rate-limit headers either way; 429 without a token, else the body checks and `tool`. */
+    const decided = <A, E, R>(
+      request: HttpServerRequest.HttpServerRequest,
+      note: Note,
+      decision: RateLimitDecision,
+      now: number,
+      tool: Effect.Effect<A, E, R>
+    ): Effect.Effect<A, E | RateLimited | InvalidRequest | PayloadTooLarge, R> => {
+      addHeaders(note, rateLimitHeaders(decision, now))
+      if (decision.allowed) return Effect.andThen(checkBody(request, maxBodyBytes), tool)
+      countRateLimited("key")
+      addHeaders(note, { "retry-after": String(decision.retryAfterSeconds) })
+      const retry = seconds(decision.retryAfterSeconds)
+      return Effect.fail(
+        new RateLimited({
+          message: `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${retry}`,
+          retryAfterSeconds: decision.retryAfterSeconds
+        })
+      )
+    }
+
     /**
-     * A known caller: one token (429 without), the rate-limit headers either way, then the body checks and `tool`:
-     * one continuation after the limiter, the clock read there from the fiber.
+     * A known caller: one token, then `decided`. With the buckets in memory and no span to record it in, the take is
+     * a plain call; otherwise it is the limiter's Effect, in its own span.
      */
     const admit = <A, E, R>(
       fiber: Fiber.Fiber<unknown, unknown>,
@@ -84,21 +105,13 @@ export const AuthorizationLive = Layer.effect(
     ): Effect.Effect<A, E | RateLimited | InvalidRequest | PayloadTooLarge, R> => {
       note.keyId = caller.id
       annotateCaller(span, caller.id)
-      return Effect.flatMap(
-        childSpan(span, "rate-limit", limiter.take(caller.bucket)),
-        (decision): Effect.Effect<A, E | RateLimited | InvalidRequest | PayloadTooLarge, R> => {
-          addHeaders(note, rateLimitHeaders(decision, fiber.getRef(Clock.Clock).currentTimeMillisUnsafe()))
-          if (decision.allowed) return Effect.andThen(checkBody(request, maxBodyBytes), tool)
-          countRateLimited("key")
-          addHeaders(note, { "retry-after": String(decision.retryAfterSeconds) })
-          const retry = seconds(decision.retryAfterSeconds)
-          return Effect.fail(
-            new RateLimited({
-              message: `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${retry}`,
-              retryAfterSeconds: decision.retryAfterSeconds
-            })
-          )
-        }
+      const clock = fiber.getRef(Clock.Clock)
+      if (limiter.takeNow !== undefined && span === undefined) {
+        const now = clock.currentTimeMillisUnsafe()
+        return decided(request, note, limiter.takeNow(caller.bucket, now), now, tool)
+      }
+      return Effect.flatMap(childSpan(span, "rate-limit", limiter.take(caller.bucket)), (decision) =>
+        decided(request, note, decision, clock.currentTimeMillisUnsafe(), tool)
       )
     }
 

@@ -1,44 +1,69 @@
 /**
- * Effect's memory store (`RateLimiter.layerStoreMemory`) with the bound it lacks. Each table (keys; addresses, so a
- * flood of addresses cannot evict keys) is two generations of Effect's store: a new one each window or at half the
- * cap, the one before dropped (its buckets are full, the same as none). A key only in the older one moves, state kept.
+ * The token buckets in memory: Effect's memory store (`RateLimiter.layerStoreMemory`) as one synchronous call, with
+ * the bound it lacks. Each table (keys; addresses, so a flood of addresses cannot evict keys) is two generations: a new
+ * one each window or at half the cap, the one before dropped (its buckets are full, the same as none). A bucket only
+ * in the older one moves to the newer, state kept. The arithmetic is Effect's, line for line; a property test holds
+ * the two to the same answers (test/RateLimit/RateLimiter.test.ts).
  */
-import { Clock, Effect } from "effect"
+import { Duration, Effect } from "effect"
 import { RateLimiter } from "effect/persistence"
 
 /** Hard cap on each table; roughly 200 bytes an entry. */
 export const MAX_ENTRIES = 100_000
 
 export type Store = RateLimiter.RateLimiterStore["Service"]
-const fresh = Effect.provide(Effect.service(RateLimiter.RateLimiterStore), RateLimiter.layerStoreMemory)
-const generation = (since: number) => ({ store: Effect.runSync(fresh), keys: new Set<string>(), since })
+type Options = Parameters<Store["tokenBucket"]>[0]
+interface Bucket {
+  tokens: number
+  lastRefill: number
+}
 
 const table = (maxEntries: number) => {
-  let current = generation(0)
+  let current = { buckets: new Map<string, Bucket>(), since: 0 }
   let previous = current
-  const tokenBucket: Store["tokenBucket"] = (options) =>
-    Effect.clockWith((clock) => {
-      const now = clock.currentTimeMillisUnsafe()
-      if (now - current.since >= 60_000 || current.keys.size >= maxEntries / 2)
-        [previous, current] = [current, generation(now)]
-      const moving = !current.keys.has(options.key) && previous.keys.has(options.key)
-      current.keys.add(options.key)
-      if (!moving) return current.store.tokenBucket(options)
-      return Effect.tap(previous.store.tokenBucket(options), ([remaining, elapsedMs]) => {
-        const left = remaining < 0 ? remaining + options.tokens : remaining
-        const seed = current.store.tokenBucket({ ...options, tokens: options.limit - left, allowOverflow: false })
-        // On a clock set back by `elapsedMs`, where Effect's store then starts the bucket's refill interval.
-        return Effect.provideService(seed, Clock.Clock, { ...clock, currentTimeMillisUnsafe: () => now - elapsedMs })
-      })
-    })
-  return { tokenBucket, size: () => current.keys.size + (previous === current ? 0 : previous.keys.size) }
+
+  /** Effect's `tokenBucket` at `now`: tokens left after this take (negative: refused) and ms since the last refill. */
+  const take = (options: Options, refillMs: number, now: number): readonly [number, number] => {
+    if (now - current.since >= 60_000 || current.buckets.size >= maxEntries / 2) {
+      previous = current
+      current = { buckets: new Map(), since: now }
+    }
+    let bucket = current.buckets.get(options.key)
+    if (bucket === undefined) {
+      bucket = previous.buckets.get(options.key) ?? { tokens: options.limit, lastRefill: now }
+      current.buckets.set(options.key, bucket)
+    }
+    const tokensToAdd = Math.floor((now - bucket.lastRefill) / refillMs)
+    if (tokensToAdd > 0) {
+      bucket.tokens = Math.min(options.limit, bucket.tokens + tokensToAdd)
+      bucket.lastRefill += tokensToAdd * refillMs
+    }
+    if (bucket.tokens >= options.limit) bucket.lastRefill = now
+    const left = bucket.tokens - options.tokens
+    if (options.allowOverflow || left >= 0) bucket.tokens = left
+    return [left, Math.max(0, now - bucket.lastRefill)]
+  }
+  const size = () => current.buckets.size + (previous === current ? 0 : previous.buckets.size)
+  return { take, size }
 }
 
-/** The store, and the buckets each table holds (for tests). Keys starting `address:` go to the address table. */
+/**
+ * The store (Effect's interface, for Effect's `RateLimiter` and the Redis store's fallback), its synchronous
+ * `takeNow`, and the buckets each table holds (for tests). Keys starting `address:` go to the address table.
+ */
 export const makeMemoryStore = (maxEntries = MAX_ENTRIES) => {
   const tables = { keys: table(maxEntries), addresses: table(maxEntries) }
+  const takeNow = (options: Options, refillMs: number, now: number) =>
+    tables[options.key.startsWith("address:") ? "addresses" : "keys"].take(options, refillMs, now)
   const tokenBucket: Store["tokenBucket"] = (options) =>
-    tables[options.key.startsWith("address:") ? "addresses" : "keys"].tokenBucket(options)
+    Effect.clockWith((clock) =>
+      Effect.succeed(takeNow(options, Duration.toMillis(options.refillRate), clock.currentTimeMillisUnsafe()))
+    )
   const size = () => ({ keys: tables.keys.size(), addresses: tables.addresses.size() })
-  return { ...Effect.runSync(fresh), tokenBucket, size }
+  const effects = Effect.runSync(
+    Effect.provide(Effect.service(RateLimiter.RateLimiterStore), RateLimiter.layerStoreMemory)
+  )
+  return { ...effects, tokenBucket, takeNow, size }
 }
+
+export type MemoryStore = ReturnType<typeof makeMemoryStore>

@@ -6,7 +6,7 @@ import { Context, Duration, Effect, Layer } from "effect"
 import { RateLimiter as Limiter } from "effect/persistence"
 import { AppConfig, type InvalidConfig } from "../Config.ts"
 import { layerStoreFailOpen } from "./FailOpen.ts"
-import { makeMemoryStore, type Store } from "./MemoryStore.ts"
+import { makeMemoryStore, type MemoryStore, type Store } from "./MemoryStore.ts"
 
 export interface RateLimitDecision {
   readonly allowed: boolean
@@ -36,7 +36,32 @@ const decide = (limit: number, remaining: number, resetMs: number, retryMs?: num
 
 const WINDOW = Duration.minutes(1) // made once: Effect's `consume` would convert a number or a string on every call
 
-const make = (options: RateLimiterOptions) =>
+/** Effect's `consume` of one token from its store's answer (tokens left, ms since the last refill), as a decision. */
+const fromBucket = (limit: number, refillMs: number, [remaining, elapsedMs]: readonly [number, number]) => {
+  const resetMs = Math.max(0, Math.ceil(limit - remaining) * refillMs - elapsedMs)
+  if (remaining >= 0) return decide(limit, remaining, resetMs)
+  const retryMs = Math.max(0, Math.ceil(-remaining) * refillMs - elapsedMs)
+  return decide(limit, 0, retryMs + ((limit - 1) * 60_000) / limit, retryMs)
+}
+
+/** With the buckets in memory: Effect's token bucket as one synchronous call, no Effect a request (issue 22). */
+const inMemory = (options: RateLimiterOptions, store: MemoryStore) => {
+  const takeNow = (limit: number, key: string, now: number): RateLimitDecision => {
+    const refillMs = 60_000 / limit
+    const bucket = { key, tokens: 1, limit, refillRate: Duration.millis(refillMs), allowOverflow: false }
+    return fromBucket(limit, refillMs, store.takeNow(bucket, refillMs, now))
+  }
+  const now = (limit: number, key: string) =>
+    Effect.clockWith((clock) => Effect.succeed(takeNow(limit, key, clock.currentTimeMillisUnsafe())))
+  return RateLimiter.of({
+    take: (bucket) => now(options.perMinute, `key:${bucket}`),
+    takeNow: (bucket, at) => takeNow(options.perMinute, `key:${bucket}`, at),
+    recordAuthFailure: (address) => now(options.authFailuresPerMinute, `address:${normaliseAddress(address)}`)
+  })
+}
+
+/** Over any other store (Redis): Effect's `RateLimiter`. */
+const overStore = (options: RateLimiterOptions) =>
   Effect.map(Limiter.make, (limiter) => {
     const consume = (limit: number, key: string): Effect.Effect<RateLimitDecision> =>
       Effect.matchEffect(limiter.consume({ algorithm: "token-bucket", window: WINDOW, limit, key }), {
@@ -51,15 +76,26 @@ const make = (options: RateLimiterOptions) =>
       })
     return RateLimiter.of({
       take: (bucket) => consume(options.perMinute, `key:${bucket}`),
+      takeNow: undefined,
       recordAuthFailure: (address) => consume(options.authFailuresPerMinute, `address:${normaliseAddress(address)}`)
     })
   })
+
+const make = (options: RateLimiterOptions) =>
+  Effect.gen(function* () {
+    const store = yield* Limiter.RateLimiterStore
+    return isMemoryStore(store) ? inMemory(options, store) : yield* overStore(options)
+  })
+
+const isMemoryStore = (store: Store): store is MemoryStore => "takeNow" in store
 
 export class RateLimiter extends Context.Service<
   RateLimiter,
   {
     /** Takes one token from the bucket named `bucket` (ApiKeyStore's `Caller.bucket`), if it has one. */
     readonly take: (bucket: string) => Effect.Effect<RateLimitDecision>
+    /** `take` at `now` (epoch ms) as a plain call, where the buckets are in this process; else undefined. */
+    readonly takeNow: ((bucket: string, now: number) => RateLimitDecision) | undefined
     /** Counts a failed authentication from `address`; not allowed means that address is over its budget. */
     readonly recordAuthFailure: (address: string) => Effect.Effect<RateLimitDecision>
   }

@@ -1,6 +1,7 @@
 /**
  * `bun bench/ab.ts REV [wage|parse] [trials] [--env NAME=VALUE ...]`: this tree's service (with these extra
- * variables, e.g. OTEL_EXPORTER_OTLP_ENDPOINT) against the one at git revision REV, both built
+ * variables, e.g. OTEL_EXPORTER_OTLP_ENDPOINT) against the one at git revision REV (or, with REV `floor`, against the
+ * framework's floor, bench/floorApp.ts: what the service's features cost in process), both built
  * in this process as web handlers and driven in alternating trials (`bench/inprocess.ts`). Prints the CPU time a
  * request took (min, p25, median over the trials).
  *
@@ -14,7 +15,8 @@
  */
 import { mkdirSync, rmSync, symlinkSync } from "node:fs"
 import { join, resolve } from "node:path"
-import { alternate, application, type Kind, load, report } from "./inprocess.ts"
+import { HttpRouter } from "effect/http"
+import { alternate, application, type Handler, type Kind, load, report } from "./inprocess.ts"
 
 const ROOT = resolve(import.meta.dir, "..")
 const args = process.argv.slice(2)
@@ -33,33 +35,45 @@ const kind: Kind = kindArg === "parse" ? "parse" : "wage"
 const trials = Number(trialsArg ?? 30)
 
 const git = (...args: Array<string>) => Bun.spawnSync(["git", ...args], { cwd: ROOT })
-if (git("rev-parse", "--verify", "--quiet", `${rev}^{commit}`).exitCode !== 0) {
-  process.stderr.write(`ab: ${rev} is not a revision of this repository\n`)
-  process.exit(2)
-}
-if (git("cat-file", "-e", `${rev}:src/Platform/Server.ts`).exitCode !== 0) {
-  process.stderr.write(
-    `ab: ${rev} has no src/Platform/Server.ts: it is from before the port to Effect 4 and needs Effect 3, which ` +
-      `cannot be loaded in this process beside this tree's Effect 4.\n` +
-      `Compare it with \`bun run bench\` in a worktree instead:\n` +
-      `  git worktree add /tmp/old ${rev} && (cd /tmp/old && bun install --frozen-lockfile && bun run bench)\n`
-  )
-  process.exit(2)
+/** The other target: the floor (bench/floorApp.ts) in process, or REV's service extracted beside this tree. */
+const other = async (rev: string): Promise<Handler> => {
+  if (rev === "floor") {
+    const { FloorApp } = await import("./floorApp.ts")
+    return HttpRouter.toWebHandler(FloorApp, { disableLogger: true }).handler
+  }
+  return application(await extract(rev))
 }
 
-const extracted = join(ROOT, "bench", "results", `ab-${rev.replace(/[^\w.-]/g, "_")}`)
-rmSync(extracted, { recursive: true, force: true })
-mkdirSync(extracted, { recursive: true })
-const archive = Bun.spawnSync(["sh", "-c", `git archive "$0" src | tar -x -C "$1"`, rev, extracted], { cwd: ROOT })
-if (archive.exitCode !== 0) {
-  process.stderr.write(`ab: could not extract ${rev}: ${archive.stderr.toString()}\n`)
-  process.exit(2)
+const extract = async (rev: string): Promise<string> => {
+  if (git("rev-parse", "--verify", "--quiet", `${rev}^{commit}`).exitCode !== 0) {
+    process.stderr.write(`ab: ${rev} is not a revision of this repository\n`)
+    process.exit(2)
+  }
+  if (git("cat-file", "-e", `${rev}:src/Platform/Server.ts`).exitCode !== 0) {
+    process.stderr.write(
+      `ab: ${rev} has no src/Platform/Server.ts: it is from before the port to Effect 4 and needs Effect 3, which ` +
+        `cannot be loaded in this process beside this tree's Effect 4.\n` +
+        `Compare it with \`bun run bench\` in a worktree instead:\n` +
+        `  git worktree add /tmp/old ${rev} && (cd /tmp/old && bun install --frozen-lockfile && bun run bench)\n`
+    )
+    process.exit(2)
+  }
+
+  const extracted = join(ROOT, "bench", "results", `ab-${rev.replace(/[^\w.-]/g, "_")}`)
+  rmSync(extracted, { recursive: true, force: true })
+  mkdirSync(extracted, { recursive: true })
+  const archive = Bun.spawnSync(["sh", "-c", `git archive "$0" src | tar -x -C "$1"`, rev, extracted], { cwd: ROOT })
+  if (archive.exitCode !== 0) {
+    process.stderr.write(`ab: could not extract ${rev}: ${archive.stderr.toString()}\n`)
+    process.exit(2)
+  }
+  // src/ reaches one file of node_modules by a relative path (the user-agents data set): beside the extracted src/ too
+  symlinkSync(join(ROOT, "node_modules"), join(extracted, "node_modules"))
+  return join(extracted, "src")
 }
-// src/ reaches one file of node_modules by a relative path (the user-agents data set): beside the extracted src/ too
-symlinkSync(join(ROOT, "node_modules"), join(extracted, "node_modules"))
 
 const targets = [
-  [rev, await application(join(extracted, "src"))],
+  [rev, await other(rev)],
   [
     Object.keys(extraEnv).length === 0 ? "this tree" : "this tree, --env",
     await application(join(ROOT, "src"), extraEnv)

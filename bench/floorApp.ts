@@ -1,0 +1,68 @@
+/**
+ * The framework's floor: the two tool endpoints and /health as a minimal Effect 4 HttpApi, with the service's own
+ * schemas, services (`ToolsLive`) and handlers, and nothing else: no authentication, rate limit, body checks, error
+ * mapping, request log, metrics, request ids, drain or edge middleware. Served on `Bun.serve` through the framework's
+ * own web handler (`HttpRouter.toWebHandler`, its logger off). What an Effect HttpApi costs per request before any
+ * feature; `bun run bench` reports the service against it as well as against the bare-Bun baseline (`bench/floor.ts`
+ * serves it), `bun bench/ab.ts floor` in process.
+ */
+import { Effect, Layer, Schema } from "effect"
+import { HttpServer } from "effect/http"
+import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { AppConfig } from "../src/Config.ts"
+import { UserAgentRequest, UserAgentResponse } from "../src/Tools/UserAgent/UserAgent.ts"
+import { assumptions, WageRequest, WageResponse } from "../src/Tools/Wage/Wage.ts"
+import { ToolsLive } from "../src/Tools/index.ts"
+import { UserAgents } from "../src/Tools/UserAgent/UserAgents.ts"
+import { Wages } from "../src/Tools/Wage/Wages.ts"
+
+const Api = HttpApi.make("floor")
+  .add(
+    HttpApiGroup.make("tools")
+      .add(
+        HttpApiEndpoint.post("userAgentParser", "/user-agent-parser", {
+          payload: UserAgentRequest,
+          success: UserAgentResponse
+        }),
+        HttpApiEndpoint.post("wageEstimator", "/wage-estimator", { payload: WageRequest, success: WageResponse })
+      )
+      .prefix("/v1/tools")
+  )
+  .add(
+    HttpApiGroup.make("system").add(
+      HttpApiEndpoint.get("health", "/health", { success: Schema.Struct({ status: Schema.Literal("ok") }) })
+    )
+  )
+
+const Tools = HttpApiBuilder.group(
+  Api,
+  "tools",
+  Effect.fnUntraced(function* (handlers) {
+    const userAgents = yield* UserAgents
+    const wages = yield* Wages
+    return handlers.handleAll({
+      userAgentParser: ({ payload }) =>
+        Effect.map(
+          payload.operation === "parse"
+            ? userAgents.parse(payload.userAgent, payload.headers)
+            : Effect.orDie(userAgents.generate(payload)),
+          (data) => ({ success: true as const, data })
+        ),
+      wageEstimator: ({ payload }) =>
+        Effect.map(wages.estimate(payload), (estimates) => ({ success: true as const, estimates, assumptions }))
+    })
+  })
+)
+
+const System = HttpApiBuilder.group(Api, "system", (handlers) =>
+  handlers.handle("health", () => Effect.succeed({ status: "ok" as const }))
+)
+
+/** The floor's application, served by `bench/floor.ts` and driven in process by `bench/ab.ts floor`. */
+export const FloorApp = HttpApiBuilder.layer(Api).pipe(
+  Layer.provide([Tools, System]),
+  Layer.provide(ToolsLive),
+  // the defaults (a blank value is one), but for the parse cache's size
+  Layer.provide(AppConfig.fromEnv({ UA_CACHE_SIZE: process.env.UA_CACHE_SIZE ?? "" })),
+  Layer.provide(HttpServer.layerServices)
+)

@@ -5,8 +5,11 @@
  */
 import { writeSync } from "node:fs"
 
+const writeAll = (fd: number, data: string | Uint8Array): number =>
+  typeof data === "string" ? writeSync(fd, data) : writeSync(fd, data)
+
 /** Lines for `fd`, joined and written once per turn; `write` is the system call (tests pass their own). */
-export const makeLineSink = (fd: number, write: (fd: number, data: string | Uint8Array) => number = writeSync) => {
+export const makeLineSink = (fd: number, write: (fd: number, data: string | Uint8Array) => number = writeAll) => {
   let pending = ""
   let scheduled = false
 

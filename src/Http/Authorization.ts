@@ -127,7 +127,7 @@ export const AuthorizationLive = Layer.effect(
             const key = Redacted.value(credential)
             const caller = key === "" ? undefined : keys.authenticate(key)
             if (caller === undefined) {
-              return refuse(request, note, Context.get(fiber.context, PeerAddress)(), key !== "", span)
+              return refuse(request, note, Context.get(fiber.context, PeerAddress)(request), key !== "", span)
             }
             return admit(fiber, request, note, caller, span, childSpan(span, `tool ${endpoint.identifier}`, httpEffect))
           }

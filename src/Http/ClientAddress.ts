@@ -7,12 +7,13 @@ import type { HttpServerRequest } from "effect/http"
 import { normaliseAddress } from "../RateLimit/RateLimiter.ts"
 
 /**
- * The socket's peer address, given per request by the server (a web `Request` carries none), as a lookup made only
- * when asked: Bun's costs about a microsecond, and only a failed authentication needs the address.
+ * The socket's peer address of a request (a web `Request` carries none), from the server, which provides the lookup
+ * once; made only when asked: Bun's costs about a microsecond, and only a failed authentication needs the address.
  */
-export const PeerAddress = Context.Reference<() => string | undefined>("app/PeerAddress", {
-  defaultValue: () => () => undefined
-})
+export const PeerAddress = Context.Reference<(request: HttpServerRequest.HttpServerRequest) => string | undefined>(
+  "app/PeerAddress",
+  { defaultValue: () => () => undefined }
+)
 
 export const clientAddress = (
   request: HttpServerRequest.HttpServerRequest,

@@ -1,10 +1,10 @@
 /**
  * The HTTP application served by `Bun.serve`: the router's handler as a web handler built in the running
- * program's context, so the application shares its services and finalizers. Each request carries the socket's
- * peer address, which a web `Request` lacks.
+ * program's context, so the application shares its services and finalizers. The socket's peer address, which a
+ * web `Request` lacks, is a lookup in that context (`PeerAddress`).
  */
 import { Context, Effect, Layer } from "effect"
-import { HttpEffect, HttpRouter } from "effect/http"
+import { HttpEffect, HttpRouter, type HttpServerRequest } from "effect/http"
 import { AppConfig, InvalidConfig } from "../Config.ts"
 import { PeerAddress } from "../Http/ClientAddress.ts"
 
@@ -48,6 +48,8 @@ export const claimPort = (hostname: string, port: number): Effect.Effect<number,
     catch: (error) => listenFailed(hostname, port, error)
   })
 
+const NOTHING = Context.empty() as Context.Context<any>
+
 /** The address the server listens on, for the start-up log line and the workers' primary. */
 export class ServerAddress extends Context.Service<
   ServerAddress,
@@ -59,9 +61,12 @@ export const layer = <E, R>(app: Layer.Layer<never, E, R>) =>
     ServerAddress,
     Effect.gen(function* () {
       const { host: hostname, idleTimeoutSeconds, port, workerIndex } = yield* AppConfig
-      const handle = HttpEffect.toWebHandlerWith<never, any>(yield* Effect.context<never>())(
-        yield* HttpRouter.toHttpEffect(app)
-      )
+      // Bun's server knows each request's socket: the lookup is provided once, not a context made per request.
+      let serving: Bun.Server<undefined> | undefined
+      const peer = (request: HttpServerRequest.HttpServerRequest) =>
+        serving?.requestIP(request.source as Request)?.address
+      const context = Context.add(yield* Effect.context<never>(), PeerAddress, peer)
+      const handle = HttpEffect.toWebHandlerWith<never, any>(context)(yield* HttpRouter.toHttpEffect(app))
       const server = yield* Effect.try({
         try: () =>
           Bun.serve({
@@ -72,14 +77,12 @@ export const layer = <E, R>(app: Layer.Layer<never, E, R>) =>
             reusePort: workerIndex !== undefined,
             // Bun answers an empty 413 past its own cap; the app enforces MAX_BODY_BYTES itself, with the envelope.
             maxRequestBodySize: 1 << 30,
-            fetch: (request, server) =>
-              handle(
-                request,
-                Context.make(PeerAddress, () => server.requestIP(request)?.address) as Context.Context<any>
-              )
+            // everything a request needs is in `context`: none added per request
+            fetch: (request) => handle(request, NOTHING)
           }),
         catch: (error) => listenFailed(hostname, port, error)
       })
+      serving = server
       yield* Effect.addFinalizer(() => Effect.promise(() => server.stop()))
       return { hostname: server.hostname ?? hostname, port: server.port ?? port }
     })

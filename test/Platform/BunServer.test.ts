@@ -1,7 +1,7 @@
 /** The application on Bun.serve: what a served request can rely on, from a real socket. */
 import { afterEach, describe, expect, test } from "bun:test"
 import { Deferred, Effect, Exit, Layer, ManagedRuntime, type Scope } from "effect"
-import { HttpRouter, HttpServerResponse } from "effect/http"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { AppConfig, type Env, InvalidConfig } from "../../src/Config.ts"
 import { PeerAddress } from "../../src/Http/ClientAddress.ts"
 import * as BunServer from "../../src/Platform/BunServer.ts"
@@ -18,7 +18,13 @@ const start = (app: Layer.Layer<never, never, HttpRouter.HttpRouter>, env: Env =
   )
 
 /** Serves `handler` on GET / and returns the base URL; the server closes after the test. */
-const serve = async (handler: Effect.Effect<HttpServerResponse.HttpServerResponse, never, Scope.Scope>) => {
+const serve = async (
+  handler: Effect.Effect<
+    HttpServerResponse.HttpServerResponse,
+    never,
+    Scope.Scope | HttpServerRequest.HttpServerRequest
+  >
+) => {
   running = start(HttpRouter.add("GET", "/", handler))
   const { port } = await running.runPromise(BunServer.ServerAddress.useSync((address) => address))
   return `http://127.0.0.1:${port}`
@@ -40,15 +46,13 @@ describe("each request", () => {
   })
 
   test("carries the socket's peer address", async () => {
-    const base = await serve(PeerAddress.useSync((peer) => HttpServerResponse.text(String(peer()))))
+    const peerOfRequest = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+      PeerAddress.useSync((peer) => HttpServerResponse.text(String(peer(request))))
+    )
+    const base = await serve(peerOfRequest)
     expect(await (await fetch(base)).text()).toBe("127.0.0.1")
     // looked up when asked, so also once the request has waited (a body read, a limiter in Redis)
-    const later = await serve(
-      Effect.andThen(
-        Effect.sleep("20 millis"),
-        PeerAddress.useSync((peer) => HttpServerResponse.text(String(peer())))
-      )
-    )
+    const later = await serve(Effect.andThen(Effect.sleep("20 millis"), peerOfRequest))
     expect(await (await fetch(later)).text()).toBe("127.0.0.1")
   })
 

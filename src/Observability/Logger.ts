@@ -23,8 +23,10 @@ const replacer = (_key: string, value: unknown): unknown => {
   return value
 }
 
-const isPlain = (value: unknown): boolean =>
-  value === null || value === undefined || ["string", "number", "boolean"].includes(typeof value)
+const isPlain = (value: unknown): boolean => {
+  const type = typeof value
+  return type === "string" || type === "number" || type === "boolean" || value === null || value === undefined
+}
 
 /** True when JSON renders every value as it is, so the line needs no replacer (the request line: strings, numbers). */
 const allPlain = (messages: ReadonlyArray<unknown>, annotations: Readonly<Record<string, unknown>>): boolean => {
@@ -59,8 +61,8 @@ export const isoTime = (() => {
 
 const formatJson = Logger.make<unknown, string>(({ cause, date, fiber, logLevel, message }) => {
   const spans: Record<string, number> = {}
-  const now = date.getTime()
-  for (const [label, start] of fiber.getRef(References.CurrentLogSpans)) spans[label] = now - start
+  const open = fiber.getRef(References.CurrentLogSpans)
+  if (open.length > 0) for (const [label, start] of open) spans[label] = date.getTime() - start
   const messages: ReadonlyArray<unknown> = Array.isArray(message) ? message : [message]
   const annotations = fiber.getRef(References.CurrentLogAnnotations)
   const entry = {

@@ -14,18 +14,25 @@ import { clip } from "./Clip.ts"
  */
 export const MAX_JSON_DEPTH = 32
 
-/** Whether a parsed JSON value nests arrays/objects more than `max` deep; level by level, so no recursion. */
-export const nestedDeeperThan = (value: unknown, max: number): boolean => {
-  let level: Array<object> = typeof value === "object" && value !== null ? [value] : []
-  for (let depth = 1; level.length > 0; depth++) {
-    if (depth > max) return true
-    const next: Array<object> = []
-    for (const container of level) {
-      for (const child of Object.values(container)) if (typeof child === "object" && child !== null) next.push(child)
-    }
-    level = next
+/**
+ * How deep arrays and objects nest in JSON text, without parsing it: brackets counted outside strings, so it is
+ * exact for valid JSON (the framework parses the text once, after these checks); any depth for text that is not JSON.
+ */
+export const depthOf = (text: string): number => {
+  let depth = 0
+  let deepest = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      // a backslash escapes the character after it
+      if (c === 92) i++
+      else if (c === 34) inString = false
+    } else if (c === 34) inString = true
+    else if (c === 123 || c === 91) deepest = Math.max(deepest, ++depth)
+    else if (c === 125 || c === 93) depth--
   }
-  return false
+  return deepest
 }
 
 const isJson = (contentType: string): boolean => {
@@ -59,18 +66,29 @@ const readWithin = async (source: Request, maxBytes: number, signal: AbortSignal
   }
 }
 
-/** The text read, checked: a JSON object in depth bounds, handed to the framework's payload decoding. */
-const checkText = (request: HttpServerRequest.HttpServerRequest, text: string): Effect.Effect<void, InvalidRequest> => {
-  let body: unknown
+const notJson = () => new InvalidRequest({ message: "The request body is not valid JSON" })
+
+const isJsonText = (text: string): boolean => {
   try {
-    body = JSON.parse(text)
+    JSON.parse(text)
+    return true
   } catch {
-    return Effect.fail(new InvalidRequest({ message: "The request body is not valid JSON" }))
+    return false
   }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+}
+
+/**
+ * The text read, checked: a JSON object in depth bounds, handed to the framework's payload decoding, which parses
+ * it (text that starts as an object but is not JSON fails there: RequestErrors says it is not JSON). Only a refused
+ * body is parsed here, to say which of its faults comes first.
+ */
+const checkText = (request: HttpServerRequest.HttpServerRequest, text: string): Effect.Effect<void, InvalidRequest> => {
+  if (text.trimStart()[0] !== "{") {
+    if (!isJsonText(text)) return Effect.fail(notJson())
     return Effect.fail(new InvalidRequest({ message: "The request body must be a JSON object" }))
   }
-  if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {
+  if (depthOf(text) > MAX_JSON_DEPTH) {
+    if (!isJsonText(text)) return Effect.fail(notJson())
     return Effect.fail(
       new InvalidRequest({ message: `The request body nests more than ${MAX_JSON_DEPTH} levels deep` })
     )

@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test"
 import * as fc from "fast-check"
-import { MAX_JSON_DEPTH } from "../../src/Http/Body.ts"
+import { depthOf, MAX_JSON_DEPTH } from "../../src/Http/Body.ts"
 import { ToolsApi } from "../../src/Api.ts"
 import { makeRoutes } from "../../src/Http/Routes.ts"
 import { expectWithinContract } from "../support/Contract.ts"
@@ -226,6 +226,66 @@ describe("deep nesting", () => {
     expect((await send(WAGE_PATH, within)).status).toBe(200)
     const over = JSON.stringify({ hourlyWage: 1, extra: JSON.parse(arrays(MAX_JSON_DEPTH)) })
     await errorOf(await send(WAGE_PATH, over), 400, "invalid_request")
+  })
+})
+
+describe("the body's verdict, from its text alone", () => {
+  /** The model: the parsed value's nesting, level by level. */
+  const depth = (value: unknown): number =>
+    typeof value === "object" && value !== null ? 1 + Math.max(0, ...Object.values(value).map(depth)) : 0
+  const tricky = fc.string({ unit: fc.constantFrom("{", "}", "[", "]", '"', "\\", "a", " ", "\u00e9", "\n") })
+  const json = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: "small" },
+      tricky,
+      fc.integer(),
+      fc.constant(null),
+      fc.array(tie("value"), { maxLength: 3 }),
+      fc.dictionary(tricky, tie("value"), { maxKeys: 3 })
+    )
+  })).value
+
+  test("depthOf counts the nesting of any JSON value, brackets and quotes inside its strings aside", () => {
+    fc.assert(
+      fc.property(json, fc.integer({ min: 0, max: 40 }), (value, wrap) => {
+        let deep: unknown = value
+        for (let i = 0; i < wrap; i++) deep = i % 2 === 0 ? [deep] : { k: deep }
+        expect(depthOf(JSON.stringify(deep, null, wrap % 3))).toBe(depth(deep))
+      }),
+      { numRuns: 500 }
+    )
+  })
+
+  test("any text: not JSON, not an object, too deep or passed on, as parsing it would say", async () => {
+    const text = fc.oneof(
+      json.map((value) => JSON.stringify({ hourlyWage: 1, extra: value })),
+      json.map((value) => JSON.stringify(value)),
+      fc.tuple(json, tricky).map(([value, tail]) => `{"hourlyWage":1,"x":${JSON.stringify(value)}}${tail}`),
+      fc.integer({ min: 30, max: 34 }).map((n) => `{"hourlyWage":1,"x":${"[".repeat(n)}${"]".repeat(n)}}`),
+      fc.integer({ min: 30, max: 34 }).map((n) => `{"hourlyWage":1,"x":${"[".repeat(n)}`)
+    )
+    await fc.assert(
+      fc.asyncProperty(text, async (body) => {
+        const response = await send(WAGE_PATH, body)
+        let parsed: unknown
+        try {
+          parsed = JSON.parse(body)
+        } catch {
+          expect((await errorOf(response, 400, "invalid_request")).message).toContain("not valid JSON")
+          return
+        }
+        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+          expect((await errorOf(response, 400, "invalid_request")).message).toContain("must be a JSON object")
+        } else if (depth(parsed) > MAX_JSON_DEPTH) {
+          expect((await errorOf(response, 400, "invalid_request")).message).toContain(`${MAX_JSON_DEPTH} levels`)
+        } else {
+          expect(response.status === 200 || response.status === 400 || response.status === 422).toBe(true)
+          if (response.status !== 200)
+            expect(((await response.json()) as any).error.message).not.toContain("not valid JSON")
+        }
+      }),
+      { numRuns: 300 }
+    )
   })
 })
 

@@ -8,6 +8,7 @@ import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
+import { requestLines } from "./workloads.ts"
 
 export const KEY = "bench-key-0123456789abcdef0123456789"
 export const PER_TRIAL = 2_000
@@ -15,9 +16,14 @@ export const CONNECTIONS = 32
 
 /** A service in process: what `Bun.serve`'s `fetch` is given. */
 export type Handler = (request: Request) => Promise<Response>
-export type Kind = "wage" | "parse"
+/** wage, a cached parse, or cold: parses of 20,000 distinct strings, cycled (bench/workloads.ts's ua-cold). */
+export type Kind = "wage" | "parse" | "cold"
 
-const bodies: Record<Kind, string> = {
+const cold = requestLines("ua-cold").map((line) => line.slice(line.indexOf("\t") + 1))
+/** Where each target is in the cold cycle: each walks all of it, so every parse is a miss for each. */
+const coldNext = new WeakMap<Handler, number>()
+
+const bodies: Record<Exclude<Kind, "cold">, string> = {
   wage: JSON.stringify({ hourlyWage: 25 }),
   parse: JSON.stringify({
     operation: "parse",
@@ -59,19 +65,31 @@ export const application = async (src: string, extraEnv: Record<string, string> 
 
 /** `requests` requests of `kind`, CONNECTIONS at a time; anything but a 200 stops the run. */
 export const load = async (handler: Handler, kind: Kind, requests: number): Promise<void> => {
-  const body = bodies[kind]
   const url = `http://localhost/v1/tools/${kind === "wage" ? "wage-estimator" : "user-agent-parser"}`
   // With Content-Length, as wrk and browsers send a small body (without, the body is read as a stream).
-  const headers = {
-    authorization: `Bearer ${KEY}`,
-    "content-type": "application/json",
-    "content-length": String(Buffer.byteLength(body))
-  }
+  const request = (body: string) =>
+    new Request(url, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${KEY}`,
+        "content-type": "application/json",
+        "content-length": String(Buffer.byteLength(body))
+      },
+      body
+    })
+  const next =
+    kind === "cold"
+      ? () => {
+          const at = coldNext.get(handler) ?? 0
+          coldNext.set(handler, at + 1)
+          return cold[at % cold.length]!
+        }
+      : () => bodies[kind]
   let sent = 0
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
       while (sent++ < requests) {
-        const response = await handler(new Request(url, { method: "POST", headers, body }))
+        const response = await handler(request(next()))
         if (response.status !== 200) throw new Error(`${response.status} ${await response.text()}`)
         await response.arrayBuffer()
       }

@@ -1,5 +1,5 @@
 /**
- * `bun --cpu-prof --cpu-prof-dir=DIR bench/profileLoad.ts [wage|parse] [requests] [--floor] > /dev/null`: this tree's
+ * `bun --cpu-prof --cpu-prof-dir=DIR bench/profileLoad.ts [wage|parse|cold] [requests] [--floor] > /dev/null`: this tree's
  * application (with --floor, the framework's floor: bench/floorApp.ts) in process (`bench/inprocess.ts`), warmed up with 10,000 requests, then `requests` more (default
  * 80,000); prints the CPU µs a request took on stderr, the figure `bench/profile.ts --us` wants. The request log goes
  * to stdout, as in production: send it to /dev/null.
@@ -12,7 +12,7 @@ const args = process.argv.slice(2)
 // --floor: the framework's floor (bench/floorApp.ts) instead of this tree's service, to profile side by side
 const floor = args.includes("--floor")
 const [kindArg, requestsArg] = args.filter((arg) => arg !== "--floor")
-const kind: Kind = kindArg === "parse" ? "parse" : "wage"
+const kind: Kind = kindArg === "parse" || kindArg === "cold" ? kindArg : "wage"
 const requests = Number(requestsArg ?? 80_000)
 
 const handler = floor

@@ -24,7 +24,7 @@ export const USAGE = `Usage: bun run bench [-- options]
                       after the run: the log is always written to a file, as deployments write it)
   --startup-runs N    starts measured per target for the startup workload (default 5)
   --json PATH         also write the results as JSON
-  --profile DIR       run the service under \`bun --cpu-prof --cpu-prof-md\`: a profile a run in DIR, as .cpuprofile
+  --profile DIR       run each target under \`bun --cpu-prof --cpu-prof-md\`: a profile a run in DIR/<target>, as .cpuprofile
                       (summarise it with \`bun bench/profile.ts FILE\`) and as markdown
 `
 

@@ -10,22 +10,20 @@ import { BENCH, KEY, LOAD_ENV, ROOT, type Server, startServer } from "../lib/ser
 import type { Workload } from "../workloads.ts"
 import type { Options, Target } from "./options.ts"
 
+/** Under --profile, every target run from source is profiled, each into its own folder of DIR. */
+const profiled = (target: Target, options: Options): Array<string> =>
+  options.profile === undefined
+    ? [process.execPath]
+    : [process.execPath, "--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${join(options.profile, target)}`]
+
 const commandFor = (target: Target, options: Options): Array<string> =>
   target === "earlier"
-    ? [process.execPath, join(options.compare ?? fail("no --compare DIR"), "src/main.ts")]
+    ? [...profiled(target, options), join(options.compare ?? fail("no --compare DIR"), "src/main.ts")]
     : target !== "service"
-      ? [process.execPath, join(BENCH, `${target}.ts`)]
+      ? [...profiled(target, options), join(BENCH, `${target}.ts`)]
       : options.binary !== undefined
         ? [options.binary]
-        : options.profile !== undefined
-          ? [
-              process.execPath,
-              "--cpu-prof",
-              "--cpu-prof-md",
-              `--cpu-prof-dir=${options.profile}`,
-              join(ROOT, "src/main.ts")
-            ]
-          : [process.execPath, join(ROOT, "src/main.ts")]
+        : [...profiled(target, options), join(ROOT, "src/main.ts")]
 
 let logCount = 0
 /**

@@ -1,7 +1,7 @@
 /**
- * GET /openapi.json: the document derived from the API, made once, with `servers` per request: PUBLIC_URL when set,
- * else the address the request came in on, so generated clients and "Try it" call this very server. Served like
- * /docs (Representations.ts): compressed, an ETag per encoding, an hour's cache lifetime.
+ * GET /openapi.json: the document derived from the API, made once (on the first request for it), with `servers` per
+ * request: PUBLIC_URL when set, else the address the request came in on, so generated clients and "Try it" call this
+ * very server. Served like /docs (Representations.ts): compressed, an ETag per encoding, an hour's cache lifetime.
  */
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
@@ -23,13 +23,15 @@ const requestOrigin = (request: HttpServerRequest.HttpServerRequest, trustProxy:
 export const OpenApiRoute = HttpRouter.use(
   Effect.fnUntraced(function* (router) {
     const { publicUrl, trustProxy } = yield* AppConfig
-    const spec = OpenApi.fromApi((yield* ApiRoutes).api)
+    const { api } = yield* ApiRoutes
+    // made on the first request for it: ~2.5 MB of a process's memory that most processes never need
+    let spec: OpenApi.OpenAPISpec | undefined
     const documents = new Map<string, Representations>()
     const documentFor = (url: string): Representations => {
       const known = documents.get(url)
       if (known !== undefined) return known
       if (documents.size >= MAX_SERVERS) documents.delete(documents.keys().next().value!)
-      const text = JSON.stringify({ ...spec, servers: [{ url }] })
+      const text = JSON.stringify({ ...(spec ??= OpenApi.fromApi(api)), servers: [{ url }] })
       const made = represent(new TextEncoder().encode(text), "application/json")
       documents.set(url, made)
       return made

@@ -129,7 +129,8 @@ export const AuthorizationLive = Layer.effect(
             if (caller === undefined) {
               return refuse(request, note, Context.get(fiber.context, PeerAddress)(request), key !== "", span)
             }
-            return admit(fiber, request, note, caller, span, childSpan(span, `tool ${endpoint.identifier}`, httpEffect))
+            const tool = span === undefined ? httpEffect : childSpan(span, `tool ${endpoint.identifier}`, httpEffect)
+            return admit(fiber, request, note, caller, span, tool)
           }
         )
     })

@@ -12,7 +12,8 @@ import { RateLimiter } from "effect/persistence"
 export const MAX_ENTRIES = 100_000
 
 export type Store = RateLimiter.RateLimiterStore["Service"]
-type Options = Parameters<Store["tokenBucket"]>[0]
+/** What a take needs of Effect's `tokenBucket` options: the refill interval comes as milliseconds beside them. */
+type Options = Pick<Parameters<Store["tokenBucket"]>[0], "key" | "tokens" | "limit" | "allowOverflow">
 interface Bucket {
   tokens: number
   lastRefill: number

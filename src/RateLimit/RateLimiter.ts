@@ -48,8 +48,7 @@ const fromBucket = (limit: number, refillMs: number, [remaining, elapsedMs]: rea
 const inMemory = (options: RateLimiterOptions, store: MemoryStore) => {
   const takeNow = (limit: number, key: string, now: number): RateLimitDecision => {
     const refillMs = 60_000 / limit
-    const bucket = { key, tokens: 1, limit, refillRate: Duration.millis(refillMs), allowOverflow: false }
-    return fromBucket(limit, refillMs, store.takeNow(bucket, refillMs, now))
+    return fromBucket(limit, refillMs, store.takeNow({ key, tokens: 1, limit, allowOverflow: false }, refillMs, now))
   }
   const now = (limit: number, key: string) =>
     Effect.clockWith((clock) => Effect.succeed(takeNow(limit, key, clock.currentTimeMillisUnsafe())))

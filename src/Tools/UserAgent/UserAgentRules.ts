@@ -16,7 +16,14 @@ import {
   puffinPlatform
 } from "./UserAgentDevices.ts"
 import { browserFamily, isDesktopOs, osFamily, UNKNOWN } from "./UserAgentFamilies.ts"
-import { firefoxBuild, foreignProduct, ieFeedPlatform, ieShell, restoreSpaces } from "./UserAgentTokens.ts"
+import {
+  firefoxBuild,
+  foreignProduct,
+  ieFeedPlatform,
+  ieShell,
+  outranksOwnToken,
+  restoreSpaces
+} from "./UserAgentTokens.ts"
 
 /** The part of a ua-parser-js result we read; `IResult` fits it. */
 export interface ParserResult {
@@ -68,7 +75,7 @@ const refineBrowser = (ua: string, fields: ParserResult, bot: Bot): ParserResult
       return { name: leading[1] === "MobileSafari" ? "Mobile Safari" : leading[1]?.trim(), version: leading[2] }
     }
     const other = (family === "IE" ? ieShell(ua) : undefined) ?? foreignProduct(ua)
-    if (other !== undefined) return { name: other.name, version: other.version }
+    if (other !== undefined && (family !== "Edge" || outranksOwnToken(other))) return other
   }
   // iOS apps show pages in WKWebView, which is Safari's engine and says only "Mobile/..."
   if (browser.name === "WebKit" && os === "iOS") return { name: "Mobile Safari", version: undefined }

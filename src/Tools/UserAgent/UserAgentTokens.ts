@@ -4,6 +4,8 @@
  * another: only a product token outside those classes names the app or rebranded browser that really sent a
  * Chrome, Safari, Firefox or IE string (uap-core, Matomo and browscap label such strings so).
  */
+import { UAParser } from "ua-parser-js"
+import { Emails, InApps, MediaPlayers } from "ua-parser-js/extensions"
 import { UNKNOWN } from "./UserAgentFamilies.ts"
 
 // Tokens a Chrome, Safari, Firefox, Edge or IE string is made of, old names included (Chrome for Android's "CrMo"),
@@ -89,6 +91,18 @@ export const foreignProduct = (ua: string): { name: string; version?: string } |
   }
   return bare === undefined ? undefined : { name: bare }
 }
+
+const vocabulary = [Emails, InApps, MediaPlayers].flat()
+
+/**
+ * A browser that names itself with its own token after the engine's (Edge's "Edg/") is already recognised: a later
+ * token outranks it only if it is recognised too, as a browser, email client, media player or in-app browser of the
+ * library's vocabulary ("QQBrowser/8.2", "coc_coc_browser/58", Teams on Edge's WebView2). The library knows its
+ * in-app browsers only beside the Electron shell they run in, so the token is shown to it in that context.
+ * An unrecognised token ("Herring/96.1") never outranks the recognised browser.
+ */
+export const outranksOwnToken = (product: { name: string; version?: string | undefined }): boolean =>
+  new UAParser(`${product.name}/${product.version ?? "1"} Electron/1`, vocabulary).getBrowser().name !== undefined
 
 /**
  * A browser's string whose spaces were stripped ("Mozilla/5.0(WindowsNT10.0;Win64;x64)AppleWebKit/537.36(KHTML,

@@ -105,6 +105,22 @@ describe("tokens that name no product never outrank a recognised browser", () =>
   })
 })
 
+describe("a browser that names itself with its own token", () => {
+  test("an unrecognised token after Edge's never outranks Edge; a recognised browser or app after it does", () => {
+    // issue 20's first example
+    const herring =
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/103.0.0.0 Safari/537.36 Edg/103.0.1264.77 Herring/96.1.6950.51"
+    expect(parseUserAgent(herring).browser).toEqual({ name: "Edge", version: "103.0.1264.77" })
+    // test/fixtures/labelled-user-agents.jsonl (Teams on Edge's WebView2); browscap issue-1495
+    const teams =
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.0.0 Teams/24004.1307.2669.7070"
+    expect(browser(teams)).toBe("Teams")
+    const qq =
+      "Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/46.0.2486.0 Safari/537.36 Edge/13.10565 QQBrowser/8.2.3638.400"
+    expect(browser(qq)).toBe("QQBrowser")
+  })
+})
+
 describe("shells around IE name themselves inside IE's comment", () => {
   test("a browser's or explorer's name, or AOL's, in the comment; IE's own add-on tokens are not one", () => {
     // browscap issue-900, issue-1219

@@ -9,6 +9,7 @@ import {
   isFeaturePhone,
   isMobileOnly,
   isTv,
+  isWearable,
   puffinPlatform
 } from "./UserAgentDevices.ts"
 import { isDesktopOs } from "./UserAgentFamilies.ts"
@@ -35,6 +36,7 @@ export const refineDevice = (ua: string, device: DeviceFields, os: string, mobil
   // an iPad in desktop mode, whose iOS-only browser still gives it away
   if (os === "iOS" && /\bMacintosh\b/.test(ua)) return { vendor: "Apple", model: "iPad", type: "tablet" }
   if (os === "tvOS") return { vendor: "Apple", model: "Apple TV", type: "smarttv" }
+  if (liveTypes.has(type) && isWearable(ua)) return { ...device, type: "wearable" }
   // an Xbox's browser says "Windows Phone" or "Windows NT 10.0" and "Xbox"
   if (/\bXbox\b/.test(ua)) return { vendor: "Microsoft", model: "Xbox", type: "console" }
   if (os === "Windows Phone") return { ...device, type: "mobile" }
@@ -53,6 +55,8 @@ export const refineDevice = (ua: string, device: DeviceFields, os: string, mobil
     const byModel = androidClass(ua, androidModel(ua) ?? device.model)
     if (byModel !== undefined) return { ...device, type: byModel }
     if (puffin !== undefined) return { ...device, type: puffin.type }
+    // Android 3 (Honeycomb) ran on tablets only; Yandex's apps name their platform "apad" on tablets
+    if (/\bAndroid 3\.\d|\/apad\b/.test(ua)) return { ...device, type: "tablet" }
     // Google's convention for Android browsers: "Mobile" on phones, left out on tablets (Firefox says "Tablet")
     if (/AppleWebKit\/|Gecko\//i.test(ua)) {
       return { ...device, type: /\bMobile\b|\bAphone\b/.test(ua) && !/\bTablet\b/.test(ua) ? "mobile" : "tablet" }
@@ -63,6 +67,9 @@ export const refineDevice = (ua: string, device: DeviceFields, os: string, mobil
     return { ...device, type: device.vendor === undefined ? "mobile" : (type ?? "mobile") }
   }
   if (type !== undefined) return device
+  // iOS apps' own strings ("Pinterest/4.1.3 CFNetwork/672.1.14 Darwin/14.0.0") name no device: a phone, as most
+  // iOS devices are (an iPad's apps say so in their name or model)
+  if (os === "iOS") return { ...device, type: "mobile" }
   if (isMobileOnly(ua) || (!isDesktopOs(os) && isFeaturePhone(ua))) return { ...device, type: "mobile" }
   return device
 }

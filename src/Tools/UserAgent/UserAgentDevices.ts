@@ -86,9 +86,24 @@ const tabletModel = new RegExp(
   "i"
 )
 
-/** Large phones and foldables that ua-parser-js's generic rule reads as tablets. */
-const phoneModel =
-  /^(?:SAMSUNG[-_ ])?(?:SM-[AFGMNS]\d|GT-[BCEISX]\d|SGH-|SCH-|SHV-|SPH-)|^(?:SM-F|Galaxy Z|V2\d{3}|RMX|CPH|PE[A-Z]{2}\d\d|SCG\d)/i
+/**
+ * Large phones and foldables that ua-parser-js's generic rule reads as tablets, and phone lines whose browser leaves
+ * "Mobile" out in its desktop mode: Google's Nexus phones, Samsung's Galaxy Note phones (GT-N7xxx, GT-N9xxx; the
+ * Note tablets are GT-N5xxx and GT-N8xxx), LG's phones (its G Pad tablets are LG-V), Motorola's XT phones.
+ */
+const phoneModel = new RegExp(
+  "^(?:SAMSUNG[-_ ])?(?:SM-[AFGMNS]\\d|GT-[BCEISX]\\d|GT-N[79]\\d{3}|SGH-|SCH-|SHV-|SPH-)|" +
+    "^(?:SM-F|Galaxy Z|V2\\d{3}|RMX|CPH|PE[A-Z]{2}\\d\\d|SCG\\d)|" +
+    "^(?:Nexus (?:S|One|4|5X?|6P?)|Galaxy Nexus|LG-[A-UW-Z]\\d{3}|XT\\d{3,4})\\b",
+  "i"
+)
+
+/**
+ * Watches by their own tokens: Apple's watchOS and its "Watch6,17" model names, Samsung's Gear and Galaxy Watch
+ * models (SM-R380 and SM-R600 to SM-R9xx; the Gear VR headsets are SM-R32x), Android watches named "... Watch".
+ */
+const wearableMarker =
+  /\bwatchOS\b|\bApple Watch\b|\bWatch\d+,\d|\bSM-R(?:38\d|[6-9]\d\d)(?!\d)|; [^;()]*\bWatch\b[^;()]*Build\//
 
 /** The model token of an Android string: "(Linux; Android 9; SM-T510 Build/...)" -> "SM-T510". */
 export const androidModel = (ua: string): string | undefined => {
@@ -141,6 +156,9 @@ const androidUnnamed =
 
 /** Android named without the word, or spelt another way. */
 export const isAndroidUnnamed = (ua: string): boolean => androidUnnamed.test(ua)
+
+/** A watch by its platform's, maker's or model's token. */
+export const isWearable = (ua: string): boolean => wearableMarker.test(ua)
 
 /** A speaker, camera, fridge or car unit by its own token or model. */
 export const isEmbedded = (ua: string): boolean => embeddedMarker.test(ua)

@@ -1,0 +1,68 @@
+/**
+ * Issue 20, second round: device classes by the string's own tokens and the conventions of platforms and vendors.
+ * Each case is a real string from another project's labelled suite, named with its source (browscap/browscap
+ * tests/issues, MIT; WhichBrowser/Parser tests/data, MIT; matomo-org/device-detector Tests/fixtures, LGPL-3.0), and
+ * asserts that project's label.
+ */
+import { describe, expect, test } from "bun:test"
+import { parseUserAgent } from "../../../src/Tools/UserAgent/UserAgentNormalise.ts"
+
+const device = (ua: string): string => parseUserAgent(ua).device.type
+
+describe("the platform's own words", () => {
+  test("Android 3 (Honeycomb) ran on tablets only, whatever the browser says", () => {
+    // browscap issue-1219 (a Motorola Xoom)
+    const xoom =
+      "Mozilla/5.0 (Linux; Android 3.1; pt-PT; MZ606 Build/UMWB8E) AppleWebKit/535.19 (KHTML, like Gecko) Chrome/18.0.1025.166 Mobile Safari/535.19"
+    expect(device(xoom)).toBe("Tablet")
+  })
+
+  test("Yandex's apps name their platform 'apad' on a tablet", () => {
+    // Matomo Tests/fixtures/tablet-10.yml
+    const apad =
+      "Mozilla/5.0 (Linux; arm_64; Android 12; P30S_EEA) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/112.0.0.0 YaApp_Android/23.52/apad YaSearchBrowser/23.52/apad BroPP/1.0 SA/3 Mobile Safari/537.36"
+    expect(device(apad)).toBe("Tablet")
+  })
+
+  test("an iOS app's own string names no device: a phone, as most iOS devices are", () => {
+    // WhichBrowser tests/data/mobile/app-social.yaml
+    expect(device("Pinterest/3.3.3 CFNetwork/609.1.4 Darwin/13.0.0")).toBe("Mobile")
+    // an iPad app still says so (uap-core)
+    expect(device("DEPoker-iPad/1.0.2 CFNetwork/548.1.4 Darwin/11.0.0")).toBe("Tablet")
+  })
+})
+
+describe("watches by their own tokens", () => {
+  test("watchOS and Apple's Watch model names, Samsung's Gear watches, Android watches named Watch", () => {
+    // Matomo Tests/fixtures/mobile_apps.yml and wearable.yml; WhichBrowser tests/data/watch/os-android-wear.yaml
+    expect(device("BBCNewsUKWatchApp/4.3.0 (Watch1,2; watchOS 3.2.2)")).toBe("Wearable")
+    const gear =
+      "Mozilla/5.0 (Linux; Tizen 2.2.1.3; SAMSUNG SM-R750A) AppleWebKit/538.1 (KHTML, like Gecko) Version/2.2.1.3 Mobile Safari/538.1"
+    expect(device(gear)).toBe("Wearable")
+    const gWatch =
+      "Mozilla/5.0 (Linux; Android 4.4; G Watch Build/KMV78Y) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/19.77.34.5 Mobile Safari/537.36"
+    expect(device(gWatch)).toBe("Wearable")
+  })
+})
+
+describe("phone lines whose browser leaves 'Mobile' out (its desktop mode)", () => {
+  test("Nexus phones, Galaxy Note phones, LG's and Motorola's phones", () => {
+    // browscap issue-1413
+    const nexusS =
+      "Mozilla/5.0 (Linux; U; Android 4.2.2; ru-ru; Nexus S Build/JDQ39) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Safari/534.30"
+    expect(device(nexusS)).toBe("Mobile")
+    const note =
+      "Mozilla/5.0 (Linux; Android 4.1.2; GT-N7000 Build/JZO54K) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/30.0.0.0 Safari/537.36"
+    expect(device(note)).toBe("Mobile")
+    const lg =
+      "Mozilla/5.0 (Linux; Android 4.0.3; LG-P700 Build/IML74K) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/30.0.0.0 Safari/537.36"
+    expect(device(lg)).toBe("Mobile")
+    const moto =
+      "Mozilla/5.0 (Linux; Android 4.1.2; XT907 Build/RAGE M v1.2) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/30.0.0.0 Safari/537.36"
+    expect(device(moto)).toBe("Mobile")
+    // Samsung's Note tablets stay tablets (Matomo Tests/fixtures/tablet.yml)
+    const noteTablet =
+      "Mozilla/5.0 (Linux; Android 4.4.2; GT-N8000 Build/KOT49H) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/34.0.1847.114 Safari/537.36"
+    expect(device(noteTablet)).toBe("Tablet")
+  })
+})

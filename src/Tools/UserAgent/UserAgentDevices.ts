@@ -105,6 +105,11 @@ const phoneModel = new RegExp(
 const wearableMarker =
   /\bwatchOS\b|\bApple Watch\b|\bWatch\d+,\d|\bSM-R(?:38\d|[6-9]\d\d)(?!\d)|; [^;()]*\bWatch\b[^;()]*Build\//
 
+// Laptops and desktops that run Android apps or Android itself: Chromebooks, and the makers' laptop and mini-PC
+// lines ("HP EliteBook 820 G2", "Inspiron 5567", "NUC10i3FNH")
+const laptopModel =
+  /Chromebook|EliteBook|ProBook|ZBook|Inspiron|Latitude \d|Vostro|OptiPlex|\bNUC\d|MateBook|VivoBook|ZenBook|ThinkCentre|IdeaCentre/i
+
 /** The model token of an Android string: "(Linux; Android 9; SM-T510 Build/...)" -> "SM-T510". */
 export const androidModel = (ua: string): string | undefined => {
   const comment = /\((?:Linux|Android)[^)]*\)/.exec(ua)?.[0] ?? ""
@@ -122,7 +127,7 @@ export const androidModel = (ua: string): string | undefined => {
   return undefined
 }
 
-export type LongTailType = "mobile" | "tablet" | "smarttv"
+export type LongTailType = "mobile" | "tablet" | "smarttv" | "desktop"
 
 // Outside Android, the makers of TVs and set-top boxes that make no phones, and the embedded-Linux browsers of boxes
 // (Cisco's and Metrological's WebKit builds, Sky's "GW-Device")
@@ -176,6 +181,7 @@ export const isFeaturePhone = (ua: string): boolean => featurePhone.test(ua)
 export const androidClass = (ua: string, model: string | undefined): LongTailType | undefined => {
   if (isTv(ua, model)) return "smarttv"
   if (model === undefined) return undefined
+  if (laptopModel.test(model)) return "desktop"
   // Huawei names the tablet line in the build tag only: "PLE-701L Build/HuaweiMediaPad"
   if (tabletModel.test(model) || /\bBuild\/\w*MediaPad/.test(ua)) return "tablet"
   if (phoneModel.test(model)) return "mobile"

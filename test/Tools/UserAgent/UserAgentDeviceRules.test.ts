@@ -66,3 +66,13 @@ describe("phone lines whose browser leaves 'Mobile' out (its desktop mode)", () 
     expect(device(noteTablet)).toBe("Tablet")
   })
 })
+
+describe("laptops that run Android", () => {
+  test("Chromebooks and the makers' laptop lines are desktops", () => {
+    // Matomo Tests/fixtures/desktop.yml
+    const eliteBook =
+      "Mozilla/5.0 (Linux; Android 7.1.2; HP EliteBook 820 G2) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/86.0.4240.185 Safari/537.36"
+    expect(device(eliteBook)).toBe("Desktop")
+    expect(device("Bookshelf-Android/10.0.3 (Android OS/9; Samsung Chromebook 3) vitalsource")).toBe("Desktop")
+  })
+})

@@ -13,7 +13,8 @@ import {
   foreignProduct,
   ieFeedPlatform,
   ieShell,
-  outranksOwnToken,
+  isWindowsMobile,
+  recognisedProduct,
   restoreSpaces
 } from "./UserAgentTokens.ts"
 
@@ -62,8 +63,12 @@ const refineBrowser = (ua: string, fields: ParserResult, bot: Bot): ParserResult
       // iOS's Safari fetches as "MobileSafari/600.1.4 CFNetwork/... Darwin/..."
       return { name: leading[1] === "MobileSafari" ? "Mobile Safari" : leading[1]?.trim(), version: leading[2] }
     }
-    const other = (family === "IE" ? ieShell(ua) : undefined) ?? foreignProduct(ua)
-    if (other !== undefined && (family !== "Edge" || outranksOwnToken(other))) return other
+    const shell = family === "IE" ? ieShell(ua) : undefined
+    if (shell !== undefined) return shell
+    const other = foreignProduct(ua)
+    const recognisedOnly = family === "Edge" || (family === "IE" && isWindowsMobile(ua))
+    const named = other !== undefined && recognisedOnly ? recognisedProduct(ua, other) : other
+    if (named !== undefined) return named
   }
   // iOS apps show pages in WKWebView, which is Safari's engine and says only "Mobile/..."
   if (browser.name === "WebKit" && os === "iOS") return { name: "Mobile Safari", version: undefined }

@@ -121,6 +121,37 @@ describe("a browser that names itself with its own token", () => {
   })
 })
 
+describe("a Windows Mobile handset's words beside IE's comment", () => {
+  test("are the handset's and its carrier's, not a product; a browser the library knows still is", () => {
+    // WhichBrowser tests/data/mobile/os-windowsmobile.yaml; browscap issue-841
+    expect(browser("Mozilla/4.0 (compatible; MSIE 6.0; Windows CE; IEMobile 7.7) HTC/X03HT")).toBe("IE")
+    expect(browser("Mozilla/4.0 (compatible; MSIE 6.0; Windows CE; IEMobile 8.12; MSIEMobile 6.0) T-Mobile_LEO")).toBe(
+      "IE"
+    )
+    // WhichBrowser tests/data/mobile/browser-uc.yaml: UC Browser's own token after the comment
+    expect(browser("HTC_HD2_T8585 Mozilla/4.0 (compatible; MSIE 4.01; Windows CE; PPC)/UC Browser7.8.0.95")).toBe(
+      "UCBrowser"
+    )
+  })
+})
+
+describe("the families' own tokens under other names", () => {
+  test("Google TV's 'Large Screen Safari', Firefox's Aurora channel, a distribution's name", () => {
+    // browscap issue-341; WhichBrowser tests/data/desktop/browser-firefox.yaml and os-linux.yaml
+    const googleTv =
+      "Mozilla/5.0 (X11; Linux i686) AppleWebKit/534.24 (KHTML, like Gecko) Chrome/11.0.696.77 Large Screen Safari/534.24 GoogleTV/092754"
+    expect(browser(googleTv)).toBe("Chrome")
+    expect(browser("Mozilla/5.0 (X11; Linux x86_64; rv:20.0) Gecko/20130117 Firefox/20.0 Aurora/20.0a2")).toBe(
+      "Firefox"
+    )
+    const turbo = "Mozilla/5.0 (X11; U; Linux i686; xx; rv:1.9.1.11) Gecko/20100728 Turbolinux/3.5.11-1 Firefox/3.5.11"
+    expect(browser(turbo)).toBe("Firefox")
+    const mandriva =
+      "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) OpenMandriva Chromium/34.0.1847.134 Chrome/34.0.1847.134 Safari/537.36"
+    expect(browser(mandriva)).toBe("Chrome")
+  })
+})
+
 describe("shells around IE name themselves inside IE's comment", () => {
   test("a browser's or explorer's name, or AOL's, in the comment; IE's own add-on tokens are not one", () => {
     // browscap issue-900, issue-1219

@@ -63,6 +63,7 @@ const engine = new RegExp(
     "NetFront|Obigo|Dalvik\\/"
 )
 const browserShaped = (ua: string): boolean => platform.test(ua) && engine.test(ua)
+const namedBrowser = (ua: string): boolean => /^(?!mozilla$)./i.test(new UAParser(ua).getBrowser().name ?? "")
 
 /** The part of the string that makes it a bot (as isbot's `isbotMatch`), or null for a browser. */
 export const botMatch = (ua: string): string | null => {
@@ -70,7 +71,10 @@ export const botMatch = (ua: string): string | null => {
   if (ieFeedPlatform.test(ua)) return null
   const match = ua === "" ? undefined : ua.match(botPattern)?.[0]
   if (match === undefined) return null
-  if (!browserShaped(ua)) return match
+  // without a browser's shape, only a bot's name, or no browser the library knows, makes it a bot: isbot's shape
+  // patterns alone flag app and handset formats the library names ("dv(iPh7,1);pr(UCBrowser/11.3.5.1203);...",
+  // "Dillo/2.1.1", "JUC(Linux;U;Android4.2.2;...)UCWEB7.8.0.95"), and no crawler of crawler-user-agents
+  if (!browserShaped(ua)) return namePattern.test(ua) || !namedBrowser(ua) ? match : null
   // a device's model name is not a bot's ("XBot Junior", "Xming Google TV", "Spider 8"); a product token or a URL
   // in that place is ("Storebot-Google/1.0", "GTmetrix http://gtmetrix.com/")
   const model = androidModel(ua)

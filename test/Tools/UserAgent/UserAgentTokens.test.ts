@@ -240,6 +240,19 @@ describe("real browsers that looked like bots", () => {
     expect(parseUserAgent(storebot).bot.isBot).toBe(true)
   })
 
+  test("a format isbot flags only by its shape is the browser the library names in it", () => {
+    // Matomo Tests/fixtures/phablet-1.yml (UC Browser's compact format), browscap issue-291 and issue-513
+    const uc = "dv(iPh7,1);pr(UCBrowser/11.3.5.1203);ov(12_5_6);ss(414x736);bt(GJ);pm(0);bv(0);nm(0);im(0);nt(2);"
+    expect(parseUserAgent(uc).bot.isBot).toBe(false)
+    expect(browser(uc)).toBe("UCBrowser")
+    expect(parseUserAgent("Dillo/2.1.1").bot.isBot).toBe(false)
+    const juc = "JUC(Linux;U;Android4.2.2;Zh_cn;GT-I9060;480*800;)UCWEB7.8.0.95/139/355"
+    expect(parseUserAgent(juc).bot.isBot).toBe(false)
+    // a bot's name still makes one, and a bare "Mozilla/5.0" names no browser (crawler-user-agents)
+    expect(parseUserAgent("Googlebot/2.1 (+http://www.google.com/bot.html)").bot.isBot).toBe(true)
+    expect(parseUserAgent("Mozilla/5.0").bot.isBot).toBe(true)
+  })
+
   test("Google's TV platform is not Google's crawler", () => {
     // browscap issue-341
     const googleTv =

@@ -40,6 +40,8 @@ export const refineDevice = (ua: string, device: DeviceFields, os: string, mobil
   // an Xbox's browser says "Windows Phone" or "Windows NT 10.0" and "Xbox"
   if (/\bXbox\b/.test(ua)) return { vendor: "Microsoft", model: "Xbox", type: "console" }
   if (os === "Windows Phone") return { ...device, type: "mobile" }
+  // Windows 10 Mobile's Edge in desktop mode names the handset after "ARM" ("Windows NT 10.0; ARM; Lumia 950")
+  if (/\bWindows NT 10\.0; ARM; (?!Trident|Touch)\w/.test(ua)) return { ...device, type: "mobile" }
   // Windows 8 and later with Microsoft's "Touch" token and no other class named: a tablet (Matomo reads it so)
   if (os === "Windows" && type === undefined && /\bTouch\b/.test(ua) && /\bWindows NT (?:6\.[2-9]|1\d)/.test(ua)) {
     return { ...device, type: "tablet" }

@@ -137,9 +137,15 @@ const linuxBox = new RegExp(
   "i"
 )
 
+// The device triple TV platforms append for video services: "(Vizio, D50u-D1, Wireless)", "(ARRIS, VMS1100, wired)"
+const tvTriple = /\([^()]*,[^()]*,\s*(?:wired|wireless)\s*\)/i
+
 /** A TV marker anywhere, a TV or box maker's name outside Android, or a model named like a TV, box or stick. */
 export const isTv = (ua: string, model: string | undefined): boolean =>
-  tvMarker.test(ua) || (linuxBox.test(ua) && !/\bAndroid\b/.test(ua)) || (model !== undefined && tvModel.test(model))
+  tvMarker.test(ua) ||
+  tvTriple.test(ua) ||
+  (linuxBox.test(ua) && !/\bAndroid\b/.test(ua)) ||
+  (model !== undefined && tvModel.test(model))
 
 // Puffin renders in the cloud and sends a Linux desktop's string; its version's suffix says what really runs it:
 // the system (Android, iOS, Windows, Linux) and the device (Phone, Tablet, Desktop), "Puffin/4.0.4IT" an iPad.

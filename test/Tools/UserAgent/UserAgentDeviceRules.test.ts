@@ -76,3 +76,23 @@ describe("laptops that run Android", () => {
     expect(device("Bookshelf-Android/10.0.3 (Android OS/9; Samsung Chromebook 3) vitalsource")).toBe("Desktop")
   })
 })
+
+describe("the string's own device words", () => {
+  test("a TV platform's device triple (maker, model, wired or wireless) is a TV", () => {
+    // Matomo Tests/fixtures/tv-1.yml; WhichBrowser tests/data/television/google.yaml
+    const vizio =
+      "Opera/9.80 (Linux armv7l) Presto/2.12.407 Version/12.51 , D50u-D1-UHD/V1.5.16-UHD (Vizio, D50u-D1, Wireless)"
+    expect(device(vizio)).toBe("SmartTV")
+    const fiber = "Cinnamon/1.0.0.0, GFHD100/gfibertv-42-pre0-140-gf65a138-sm (Google Fiber, GFHD100, wired)"
+    expect(device(fiber)).toBe("SmartTV")
+  })
+
+  test("Windows 10 Mobile's Edge in desktop mode names the handset after ARM", () => {
+    // Matomo Tests/fixtures/phablet.yml
+    const lumia =
+      "Mozilla/5.0 (Windows NT 10.0; ARM; Lumia 640 XL Dual SIM) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/46.0.2486.0 Safari/537.36 Edge/13.10586"
+    expect(device(lumia)).toBe("Mobile")
+    // Windows RT with Touch stays a tablet (browscap issue-172)
+    expect(device("Mozilla/5.0 (Windows NT 6.3; ARM; Trident/7.0; Touch; rv:11.0) like Gecko")).toBe("Tablet")
+  })
+})

@@ -7,7 +7,7 @@ import { UAParser } from "ua-parser-js"
 import { isAIAssistant, isAICrawler } from "ua-parser-js/bot-detection"
 import { Bots } from "ua-parser-js/extensions"
 import { known, UNKNOWN } from "./UserAgentFamilies.ts"
-import { androidModel } from "./UserAgentDevices.ts"
+import { androidModel, isFeaturePhone } from "./UserAgentDevices.ts"
 import { ieFeedPlatform } from "./UserAgentTokens.ts"
 
 export interface Bot {
@@ -63,6 +63,8 @@ const engine = new RegExp(
     "NetFront|Obigo|Dalvik\\/"
 )
 const browserShaped = (ua: string): boolean => platform.test(ua) && engine.test(ua)
+// a feature phone's own words: its platform's or maker's tokens, or its "WAP Browser" ("Karbonn K595 WAP-Browser/1.0.0")
+const isHandset = (ua: string): boolean => isFeaturePhone(ua) || /\bWAP[-_ ]?Browser\b|_WAP\b|_MAUI\b/i.test(ua)
 const namedBrowser = (ua: string): boolean => /^(?!mozilla$)./i.test(new UAParser(ua).getBrowser().name ?? "")
 
 /** The part of the string that makes it a bot (as isbot's `isbotMatch`), or null for a browser. */
@@ -71,10 +73,11 @@ export const botMatch = (ua: string): string | null => {
   if (ieFeedPlatform.test(ua)) return null
   const match = ua === "" ? undefined : ua.match(botPattern)?.[0]
   if (match === undefined) return null
-  // without a browser's shape, only a bot's name, or no browser the library knows, makes it a bot: isbot's shape
-  // patterns alone flag app and handset formats the library names ("dv(iPh7,1);pr(UCBrowser/11.3.5.1203);...",
-  // "Dillo/2.1.1", "JUC(Linux;U;Android4.2.2;...)UCWEB7.8.0.95"), and no crawler of crawler-user-agents
-  if (!browserShaped(ua)) return namePattern.test(ua) || !namedBrowser(ua) ? match : null
+  // without a browser's shape, a bot's name makes it a bot, or the lack of both a handset's words and a browser the
+  // library knows: isbot's shape patterns alone flag feature phones ("LG-G3100 AU/4.10", "ZEN M72_MAUI WAP Browser")
+  // and app formats the library names ("dv(iPh7,1);pr(UCBrowser/11.3.5.1203);...", "Dillo/2.1.1"), and no crawler
+  // of crawler-user-agents
+  if (!browserShaped(ua)) return namePattern.test(ua) || !(isHandset(ua) || namedBrowser(ua)) ? match : null
   // a device's model name is not a bot's ("XBot Junior", "Xming Google TV", "Spider 8"); a product token or a URL
   // in that place is ("Storebot-Google/1.0", "GTmetrix http://gtmetrix.com/")
   const model = androidModel(ua)

@@ -72,6 +72,8 @@ export const refineDevice = (ua: string, device: DeviceFields, os: string, mobil
   // iOS apps' own strings ("Pinterest/4.1.3 CFNetwork/672.1.14 Darwin/14.0.0") name no device: a phone, as most
   // iOS devices are (an iPad's apps say so in their name or model)
   if (os === "iOS") return { ...device, type: "mobile" }
-  if (isMobileOnly(ua) || (!isDesktopOs(os) && isFeaturePhone(ua))) return { ...device, type: "mobile" }
+  // Palm's webOS ran on its phones (the TouchPad says "hp-tablet", LG's TVs "Web0S")
+  if (isMobileOnly(ua) || (!isDesktopOs(os) && isFeaturePhone(ua)) || os === "webOS")
+    return { ...device, type: "mobile" }
   return device
 }

@@ -96,3 +96,26 @@ describe("the string's own device words", () => {
     expect(device("Mozilla/5.0 (Windows NT 6.3; ARM; Trident/7.0; Touch; rv:11.0) like Gecko")).toBe("Tablet")
   })
 })
+
+describe("handsets that looked like bots or named no class", () => {
+  const summary = (ua: string): string => {
+    const info = parseUserAgent(ua)
+    return `${info.device.type} bot=${info.bot.isBot}`
+  }
+
+  test("a feature phone's own words outrank isbot's shape patterns", () => {
+    // WhichBrowser tests/data/mobile/browser-au.yaml; Matomo Tests/fixtures/feature_phone.yml
+    expect(summary("LG-G3100 AU/4.10")).toBe("Mobile bot=false")
+    expect(summary("Karbonn K595 WAP-Browser/1.0.0")).toBe("Mobile bot=false")
+  })
+
+  test("Palm's webOS is a phone", () => {
+    // WhichBrowser tests/data/mobile/os-webos.yaml; Matomo Tests/fixtures/smartphone-11.yml
+    const pre =
+      "Mozilla/5.0 (Linux; webOS/2.2.0; U; xx) AppleWebKit/534.6 (KHTML, like Gecko) webOSBrowser/221.54 Safari/534.6 Pre/3.0"
+    expect(summary(pre)).toBe("Mobile bot=false")
+    const pixi =
+      "Mozilla/5.0 (webOS/1.4.5; U; ru-RU) AppleWebKit/532.2 (KHTML, like Gecko) Version/1.0 Safari/532.2 Pixi/1.0"
+    expect(summary(pixi)).toBe("Mobile bot=false")
+  })
+})

@@ -57,8 +57,9 @@ export const refineDevice = (ua: string, device: DeviceFields, os: string, mobil
     const byModel = androidClass(ua, androidModel(ua) ?? device.model)
     if (byModel !== undefined) return { ...device, type: byModel }
     if (puffin !== undefined) return { ...device, type: puffin.type }
-    // Android 3 (Honeycomb) ran on tablets only; Yandex's apps name their platform "apad" on tablets
-    if (/\bAndroid 3\.\d|\/apad\b/.test(ua)) return { ...device, type: "tablet" }
+    // Android 3 (Honeycomb) ran on tablets only; Yandex's apps name their platform "apad" on tablets; Amazon's Silk
+    // accelerates only on Kindle Fire tablets; PocketBook makes e-readers
+    if (/\bAndroid 3\.\d|\/apad\b|\bSilk-Accelerated\b|\bPocketBook\b/.test(ua)) return { ...device, type: "tablet" }
     // Google's convention for Android browsers: "Mobile" on phones, left out on tablets (Firefox says "Tablet")
     if (/AppleWebKit\/|Gecko\//i.test(ua)) {
       return { ...device, type: /\bMobile\b|\bAphone\b/.test(ua) && !/\bTablet\b/.test(ua) ? "mobile" : "tablet" }

@@ -119,3 +119,15 @@ describe("handsets that looked like bots or named no class", () => {
     expect(summary(pixi)).toBe("Mobile bot=false")
   })
 })
+
+describe("e-readers and Kindle tablets by their own tokens", () => {
+  test("Silk's acceleration (Kindle Fire only) and PocketBook's token are tablets, whatever the browser says", () => {
+    // Matomo Tests/fixtures/tablet-2.yml and tablet-10.yml
+    const kindle =
+      "Mozilla/5.0 (Linux; U; Android 2.3.4; en-us; Silk/1.0.22.153_10033210) AppleWebKit/533.1 (KHTML, like Gecko) Version/4.0 Mobile Safari/533.1 Silk-Accelerated=true"
+    expect(device(kindle)).toBe("Tablet")
+    const pocketBook =
+      "Mozilla/5.0 (Linux; Android 8.0.0; ru_RU) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/61.0.3163.140 Mobile Safari/537.36 PocketBook/627 (screen 758x1024; FW U627.5.18.453)"
+    expect(device(pocketBook)).toBe("Tablet")
+  })
+})

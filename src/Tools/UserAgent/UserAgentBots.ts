@@ -8,7 +8,7 @@ import { isAIAssistant, isAICrawler } from "ua-parser-js/bot-detection"
 import { Bots } from "ua-parser-js/extensions"
 import { known, UNKNOWN } from "./UserAgentFamilies.ts"
 import { androidModel, isFeaturePhone } from "./UserAgentDevices.ts"
-import { ieFeedPlatform } from "./UserAgentTokens.ts"
+import { ieFeedPlatform, withoutAddOns } from "./UserAgentTokens.ts"
 
 export interface Bot {
   readonly isBot: boolean
@@ -82,8 +82,8 @@ export const botMatch = (ua: string): string | null => {
   // in that place is ("Storebot-Google/1.0", "GTmetrix http://gtmetrix.com/")
   const model = androidModel(ua)
   const rest = model === undefined || /https?:|www\.|\.com\b|\//i.test(model) ? ua : ua.replace(model, "")
-  // nor is Google's TV platform ("(Linux; GoogleTV 3.2; ...)", "GoogleTV/ 162671")
-  return namePattern.test(rest.replace(/\bGoogle ?TV\b/gi, "")) ? match : null
+  // nor is Google's TV platform ("(Linux; GoogleTV 3.2; ...)", "GoogleTV/ 162671"), or an add-on's token
+  return namePattern.test(withoutAddOns(rest).replace(/\bGoogle ?TV\b/gi, "")) ? match : null
 }
 
 const parserBotTypes = new Set(["crawler", "fetcher", "cli", "library"])

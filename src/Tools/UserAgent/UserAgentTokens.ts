@@ -73,6 +73,10 @@ const outsideComments = (ua: string): string => {
   return text.replace(/\([^()]*$/, " ")
 }
 
+/** The string without the add-ons' tokens ("ICAPoHTTPS", "masking-agent"), whose words are not a bot's name. */
+export const withoutAddOns = (ua: string): string =>
+  ua.replace(/[^\s;()]+/g, (token) => (addOnTokens.test(token.split("/")[0] ?? "") ? " " : token))
+
 /** Not a product that could have sent the string: the family's own token, a platform's, an add-on's or a device's. */
 const isNotProduct = (name: string, token: string, handset: boolean): boolean =>
   ownTokens.test(name) ||

@@ -253,6 +253,13 @@ describe("real browsers that looked like bots", () => {
     expect(parseUserAgent("Mozilla/5.0").bot.isBot).toBe(true)
   })
 
+  test("an add-on's token is not a bot's name", () => {
+    // browscap issue-2043 (a filtering proxy's token: "HTTPS" inside it is not a fetcher's "http")
+    const icap =
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/57.0.2987.133 Safari/537.36 ICAPoHTTPS"
+    expect(summary(icap)).toBe("Chrome Windows Desktop bot=false")
+  })
+
   test("Google's TV platform is not Google's crawler", () => {
     // browscap issue-341
     const googleTv =

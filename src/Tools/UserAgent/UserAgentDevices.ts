@@ -137,8 +137,9 @@ const linuxBox = new RegExp(
   "i"
 )
 
-// The device triple TV platforms append for video services: "(Vizio, D50u-D1, Wireless)", "(ARRIS, VMS1100, wired)"
-const tvTriple = /\([^()]*,[^()]*,\s*(?:wired|wireless)\s*\)/i
+// The device triple TV platforms append for video services ("(Vizio, D50u-D1, Wireless)"), and the build tags of
+// Android TV's releases since Android 9, a "T" after the release letter ("Build/PTT1.190716.001", "Build/RTT0...")
+const tvTriple = /\([^()]*,[^()]*,\s*(?:wired|wireless)\s*\)|\bBuild\/[P-U]T[A-Z]\d/i
 
 /** A TV marker anywhere, a TV or box maker's name outside Android, or a model named like a TV, box or stick. */
 export const isTv = (ua: string, model: string | undefined): boolean =>

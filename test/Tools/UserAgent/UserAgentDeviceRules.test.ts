@@ -88,9 +88,9 @@ describe("the string's own device words", () => {
   })
 
   test("Android TV's build tags (a T after the release letter) are a TV's, whatever the model", () => {
-    // Matomo Tests/fixtures/tv-1.yml; a phone's build tag stays a phone's (Matomo smartphone fixtures)
+    // Matomo Tests/fixtures/tv-1.yml; a phone's build tag stays a phone's (Matomo Tests/fixtures/smartphone-10.yml)
     expect(device("Dalvik/2.1.0 (Linux; U; Android 9; S70CDS Build/PTT1.190716.001)")).toBe("SmartTV")
-    expect(device("Dalvik/2.1.0 (Linux; U; Android 9; S70CDS Build/PPR1.180610.011)")).toBe("Mobile")
+    expect(device("Dalvik/2.1.0 (Linux; U; Android 9; Nokia 3.1 Plus Build/PPR1.180610.011)")).toBe("Mobile")
   })
 
   test("Windows 10 Mobile's Edge in desktop mode names the handset after ARM", () => {

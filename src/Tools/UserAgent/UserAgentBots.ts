@@ -62,6 +62,7 @@ const engine = new RegExp(
   "AppleWebKit\\/|Gecko\\/|Trident\\/|Presto\\/|KHTML|MSIE \\d|Opera|UP\\.Browser|Profile\\/MIDP|MAUI|BREW|MRE\\/|" +
     "NetFront|Obigo|Dalvik\\/"
 )
+const appId = /\b(?:com|net|org|jp|tv)\.[a-z][a-z0-9]*\.[A-Za-z][\w.]*/g
 const browserShaped = (ua: string): boolean => platform.test(ua) && engine.test(ua)
 // a feature phone's own words: its platform's or maker's tokens, or its "WAP Browser" ("Karbonn K595 WAP-Browser/1.0.0")
 const isHandset = (ua: string): boolean => isFeaturePhone(ua) || /\bWAP[-_ ]?Browser\b|_WAP\b|_MAUI\b/i.test(ua)
@@ -71,7 +72,8 @@ const namedBrowser = (ua: string): boolean => /^(?!mozilla$)./i.test(new UAParse
 export const botMatch = (ua: string): string | null => {
   // Windows' feed platform fetches feeds for IE and the user, and sends IE's own comment
   if (ieFeedPlatform.test(ua)) return null
-  const match = ua === "" ? undefined : ua.match(botPattern)?.[0]
+  // an app's reverse-domain id names the app, not its maker's crawler ("com.google.GooglePlus/29676")
+  const match = ua === "" ? undefined : ua.replace(appId, " ").match(botPattern)?.[0]
   if (match === undefined) return null
   // without a browser's shape, a bot's name makes it a bot, or the lack of both a handset's words and a browser the
   // library knows: isbot's shape patterns alone flag feature phones ("LG-G3100 AU/4.10", "ZEN M72_MAUI WAP Browser")

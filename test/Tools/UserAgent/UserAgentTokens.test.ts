@@ -260,6 +260,15 @@ describe("real browsers that looked like bots", () => {
     expect(summary(icap)).toBe("Chrome Windows Desktop bot=false")
   })
 
+  test("an app's reverse-domain id is the app, not its maker's crawler", () => {
+    // browscap issue-096; Matomo Tests/fixtures/mobile_apps.yml
+    const plus =
+      "Mozilla/5.0 (iPhone5,2; iPhone; U; CPU OS 7_0_4 like Mac OS X; it_IT) com.google.GooglePlus/29676 (KHTML, like Gecko) Mobile/N42AP (gzip)"
+    expect(summary(plus)).toBe("com.google.GooglePlus iOS Mobile bot=false")
+    const youtube = "com.google.android.youtube/2.4.4(Linux; U; Android 2.3.5; en_US; SCH-I500 Build/GINGERBREAD) gzip"
+    expect(parseUserAgent(youtube).bot.isBot).toBe(false)
+  })
+
   test("Google's TV platform is not Google's crawler", () => {
     // browscap issue-341
     const googleTv =

@@ -72,8 +72,9 @@ const namedBrowser = (ua: string): boolean => /^(?!mozilla$)./i.test(new UAParse
 export const botMatch = (ua: string): string | null => {
   // Windows' feed platform fetches feeds for IE and the user, and sends IE's own comment
   if (ieFeedPlatform.test(ua)) return null
+  const flagged = ua === "" ? undefined : ua.match(botPattern)?.[0]
   // an app's reverse-domain id names the app, not its maker's crawler ("com.google.GooglePlus/29676")
-  const match = ua === "" ? undefined : ua.replace(appId, " ").match(botPattern)?.[0]
+  const match = flagged === undefined ? undefined : ua.replace(appId, " ").match(botPattern)?.[0]
   if (match === undefined) return null
   // without a browser's shape, a bot's name makes it a bot, or the lack of both a handset's words and a browser the
   // library knows: isbot's shape patterns alone flag feature phones ("LG-G3100 AU/4.10", "ZEN M72_MAUI WAP Browser")

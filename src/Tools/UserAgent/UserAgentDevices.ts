@@ -139,7 +139,7 @@ const linuxBox = new RegExp(
 
 // The device triple TV platforms append for video services ("(Vizio, D50u-D1, Wireless)"), and the build tags of
 // Android TV's releases since Android 9, a "T" after the release letter ("Build/PTT1.190716.001", "Build/RTT0...")
-const tvTriple = /\([^()]*,[^()]*,\s*(?:wired|wireless)\s*\)|\bBuild\/[P-U]T[A-Z]\d/i
+const tvTriple = /,\s*(?:wired|wireless)\s*\)|\bBuild\/[P-U]T[A-Z]\d/i
 
 /** A TV marker anywhere, a TV or box maker's name outside Android, or a model named like a TV, box or stick. */
 export const isTv = (ua: string, model: string | undefined): boolean =>
@@ -170,7 +170,7 @@ const androidUnnamed =
 export const isAndroidUnnamed = (ua: string): boolean => androidUnnamed.test(ua)
 
 /** A watch by its platform's, maker's or model's token. */
-export const isWearable = (ua: string): boolean => wearableMarker.test(ua)
+export const isWearable = (ua: string): boolean => /Watch|SM-R/.test(ua) && wearableMarker.test(ua)
 
 /** A speaker, camera, fridge or car unit by its own token or model. */
 export const isEmbedded = (ua: string): boolean => embeddedMarker.test(ua)

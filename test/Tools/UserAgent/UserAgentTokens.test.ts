@@ -4,6 +4,7 @@
  * Tests/fixtures, LGPL-3.0), and asserts that project's label.
  */
 import { describe, expect, test } from "bun:test"
+import * as fc from "fast-check"
 import { parseUserAgent } from "../../../src/Tools/UserAgent/UserAgentNormalise.ts"
 import { restoreSpaces } from "../../../src/Tools/UserAgent/UserAgentTokens.ts"
 
@@ -118,6 +119,21 @@ describe("a browser that names itself with its own token", () => {
     const qq =
       "Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/46.0.2486.0 Safari/537.36 Edge/13.10565 QQBrowser/8.2.3638.400"
     expect(browser(qq)).toBe("QQBrowser")
+  })
+})
+
+describe("unrecognised tokens, as a property", () => {
+  test("no token the library does not know, with any version, outranks Edge's own", () => {
+    const edge =
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/103.0.0.0 Safari/537.36 Edg/103.0.1264.77"
+    // names of consonants only: no browser's, app's or bot's name is among them
+    const name = fc.stringMatching(/^[B-DF-HJ-NP-TV-Z][b-df-hj-np-tv-z]{2,9}$/)
+    const version = fc.array(fc.nat({ max: 9999 }), { minLength: 1, maxLength: 4 }).map((parts) => parts.join("."))
+    fc.assert(
+      fc.property(name, version, (product, v) => {
+        expect(parseUserAgent(`${edge} ${product}/${v}`).browser.name).toBe("Edge")
+      })
+    )
   })
 })
 

@@ -14,6 +14,8 @@ import {
 } from "./UserAgentDevices.ts"
 import { isDesktopOs } from "./UserAgentFamilies.ts"
 
+const handsetWords = /Mobi|PPC|Palm|ARM;|Android|Phone|Touch|HTC|SAMSUNG|Opera Mini|UCWEB|J2ME|MIDP/i
+
 /** The device part of a ua-parser-js result. */
 export interface DeviceFields {
   readonly type?: string | undefined
@@ -50,6 +52,11 @@ export const refineDevice = (ua: string, device: DeviceFields, os: string, mobil
   // from them ("BrightSign/7.0.60 (XT1143)")
   if (liveTypes.has(type) && isEmbedded(ua)) return { ...device, type: "embedded" }
   if (liveTypes.has(type) && isTv(ua, undefined)) return { ...device, type: "smarttv" }
+  // on Windows the library's phone or tablet guessed from a PC maker's name ("Dell Inc./OptiPlex 3050") or a language
+  // tag ("lg-UG") is none without a handset's words
+  if (os === "Windows" && (type === "mobile" || type === "tablet") && !handsetWords.test(ua) && !isFeaturePhone(ua)) {
+    return { ...device, type: undefined }
+  }
   const puffin = puffinPlatform(ua)
   if (puffin !== undefined && os !== "Android") return { ...device, type: puffin.type }
   if (os === "Android" && liveTypes.has(type)) {

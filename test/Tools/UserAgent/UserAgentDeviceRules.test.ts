@@ -67,6 +67,18 @@ describe("phone lines whose browser leaves 'Mobile' out (its desktop mode)", () 
   })
 })
 
+describe("desktops the library took for phones", () => {
+  test("on Windows a PC maker's name or a language tag is no handset's", () => {
+    // Matomo Tests/fixtures/desktop.yml and desktop-1.yml
+    const oneNote =
+      "Microsoft Office OneNote/16.0.11601.20130 (Windows/10.0; Desktop x64; en-GB; Desktop app; Dell Inc./OptiPlex 3050)"
+    expect(device(oneNote)).toBe("Desktop")
+    expect(device("Opera/9.46.(Windows 95; lg-UG) Presto/2.9.172 Version/11.00")).toBe("Desktop")
+    // a handset's words keep it a phone (WhichBrowser: Opera in a Windows Mobile phone's desktop mode)
+    expect(device("HTC_P3700 Opera/9.50 (Windows NT 5.1; U; xx)")).toBe("Mobile")
+  })
+})
+
 describe("laptops that run Android", () => {
   test("Chromebooks and the makers' laptop lines are desktops", () => {
     // Matomo Tests/fixtures/desktop.yml

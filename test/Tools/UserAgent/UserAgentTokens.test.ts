@@ -126,12 +126,15 @@ describe("unrecognised tokens, as a property", () => {
   test("no token the library does not know, with any version, outranks Edge's own", () => {
     const edge =
       "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/103.0.0.0 Safari/537.36 Edg/103.0.1264.77"
-    // names of consonants only: no browser's, app's or bot's name is among them
+    // names of consonants only: no browser's or app's name is among them
     const name = fc.stringMatching(/^[B-DF-HJ-NP-TV-Z][b-df-hj-np-tv-z]{2,9}$/)
     const version = fc.array(fc.nat({ max: 9999 }), { minLength: 1, maxLength: 4 }).map((parts) => parts.join("."))
     fc.assert(
       fc.property(name, version, (product, v) => {
-        expect(parseUserAgent(`${edge} ${product}/${v}`).browser.name).toBe("Edge")
+        const info = parseUserAgent(`${edge} ${product}/${v}`)
+        // a bot's word among the consonants ("Brss": isbot's "rss") makes a bot, reported as itself
+        fc.pre(!info.bot.isBot)
+        expect(info.browser.name).toBe("Edge")
       })
     )
   })

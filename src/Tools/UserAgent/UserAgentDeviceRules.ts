@@ -64,6 +64,9 @@ export const refineDevice = (ua: string, device: DeviceFields, os: string, mobil
     const byModel = androidClass(ua, androidModel(ua) ?? device.model)
     if (byModel !== undefined) return { ...device, type: byModel }
     if (puffin !== undefined) return { ...device, type: puffin.type }
+    // a tablet line the library names with its maker outranks the browser's "Mobile" word (Acer's pattern, any
+    // "A" and three digits, is a guess)
+    if (type === "tablet" && device.vendor !== undefined && device.vendor !== "Acer") return device
     // Android 3 (Honeycomb) ran on tablets only; Yandex's apps name their platform "apad" on tablets; Amazon's Silk
     // accelerates only on Kindle Fire tablets; PocketBook makes e-readers
     if (/\bAndroid 3\.\d|\/apad\b|\bSilk-Accelerated\b|\bPocketBook\b/.test(ua)) return { ...device, type: "tablet" }

@@ -32,6 +32,24 @@ describe("the platform's own words", () => {
   })
 })
 
+describe("a tablet line the library names with its maker", () => {
+  test("outranks the browser's 'Mobile' word; Acer's guess from any 'A' and three digits does not", () => {
+    // Matomo Tests/fixtures/tablet-11.yml (a Huawei MatePad), tablet-12.yml (a Xiaomi Pad)
+    expect(
+      device(
+        "Mozilla/5.0 (Linux; Android 14; DBR-W10) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/118.0.0.0 Mobile Safari/537.36"
+      )
+    ).toBe("Tablet")
+    const xiaomi =
+      "Mozilla/5.0 (Linux; U; Android 14; en-US; 24076RP19G Build/UP1A.231005.007) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/100.0.4896.58 UCBrowser/13.7.8.1322 Mobile Safari/537.36"
+    expect(device(xiaomi)).toBe("Tablet")
+    // Matomo Tests/fixtures/smartphone-1.yml: a phone whose model the library files under Acer's tablets
+    const a571 =
+      "Mozilla/5.0 (Linux; Android 5.1.1; A571VL Build/LMY47V) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/55.0.2883.91 Mobile Safari/537.36"
+    expect(device(a571)).toBe("Mobile")
+  })
+})
+
 describe("watches by their own tokens", () => {
   test("watchOS and Apple's Watch model names, Samsung's Gear watches, Android watches named Watch", () => {
     // Matomo Tests/fixtures/mobile_apps.yml and wearable.yml; WhichBrowser tests/data/watch/os-android-wear.yaml

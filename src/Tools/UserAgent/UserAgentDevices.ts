@@ -121,7 +121,8 @@ export const androidModel = (ua: string): string | undefined => {
       /^(Linux|U|wv|K|arm(_64)?|mse|Mobile|Tablet|x86|aarch64|[a-z]{2}([-_][A-Za-z]{2})?)$/i.test(part)
     )
       continue
-    if (/^(Android|Adr|OS)\b|^HMSCore|^GMSCore|^HarmonyOS|^MIUI|^Linux/i.test(part)) continue
+    // system and custom-ROM names ("CyanogenMod-10.1") after the model are not the model
+    if (/^(Android|Adr|OS|HMSCore|GMSCore|HarmonyOS|MIUI|Linux|CyanogenMod|LiquidSmooth|AOKP)\b/i.test(part)) continue
     return part
   }
   return undefined

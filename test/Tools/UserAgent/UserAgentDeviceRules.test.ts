@@ -78,6 +78,10 @@ describe("phone lines whose browser leaves 'Mobile' out (its desktop mode)", () 
     const moto =
       "Mozilla/5.0 (Linux; Android 4.1.2; XT907 Build/RAGE M v1.2) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/30.0.0.0 Safari/537.36"
     expect(device(moto)).toBe("Mobile")
+    // a custom ROM's name after the model is not the model (Matomo Tests/fixtures/phablet.yml)
+    const rom =
+      "Mozilla/5.0 (Linux; U; Android 4.2.1; ru-ru; GT-N7000 Build/JOP40D; CyanogenMod-JellyBeer-v3.55) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30"
+    expect(device(rom)).toBe("Mobile")
     // Samsung's Note tablets stay tablets (Matomo Tests/fixtures/tablet.yml)
     const noteTablet =
       "Mozilla/5.0 (Linux; Android 4.4.2; GT-N8000 Build/KOT49H) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/34.0.1847.114 Safari/537.36"

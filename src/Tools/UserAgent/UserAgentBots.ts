@@ -7,8 +7,8 @@ import { UAParser } from "ua-parser-js"
 import { isAIAssistant, isAICrawler } from "ua-parser-js/bot-detection"
 import { Bots } from "ua-parser-js/extensions"
 import { known, UNKNOWN } from "./UserAgentFamilies.ts"
-import { androidModel } from "./UserAgentDevices.ts"
-import { ieFeedPlatform } from "./UserAgentTokens.ts"
+import { androidModel, isFeaturePhone } from "./UserAgentDevices.ts"
+import { ieFeedPlatform, withoutAddOns } from "./UserAgentTokens.ts"
 
 export interface Bot {
   readonly isBot: boolean
@@ -62,21 +62,31 @@ const engine = new RegExp(
   "AppleWebKit\\/|Gecko\\/|Trident\\/|Presto\\/|KHTML|MSIE \\d|Opera|UP\\.Browser|Profile\\/MIDP|MAUI|BREW|MRE\\/|" +
     "NetFront|Obigo|Dalvik\\/"
 )
+const appId = /\b(?:com|net|org|jp|tv)\.[a-z][a-z0-9]*\.[A-Za-z][\w.]*/g
 const browserShaped = (ua: string): boolean => platform.test(ua) && engine.test(ua)
+// a feature phone's own words: its platform's or maker's tokens, or its "WAP Browser" ("Karbonn K595 WAP-Browser/1.0.0")
+const isHandset = (ua: string): boolean => isFeaturePhone(ua) || /\bWAP[-_ ]?Browser\b|_WAP\b|_MAUI\b/i.test(ua)
+const namedBrowser = (ua: string): boolean => /^(?!mozilla$)./i.test(new UAParser(ua).getBrowser().name ?? "")
 
 /** The part of the string that makes it a bot (as isbot's `isbotMatch`), or null for a browser. */
 export const botMatch = (ua: string): string | null => {
   // Windows' feed platform fetches feeds for IE and the user, and sends IE's own comment
   if (ieFeedPlatform.test(ua)) return null
-  const match = ua === "" ? undefined : ua.match(botPattern)?.[0]
+  const flagged = ua === "" ? undefined : ua.match(botPattern)?.[0]
+  // an app's reverse-domain id names the app, not its maker's crawler ("com.google.GooglePlus/29676")
+  const match = flagged === undefined ? undefined : ua.replace(appId, " ").match(botPattern)?.[0]
   if (match === undefined) return null
-  if (!browserShaped(ua)) return match
+  // without a browser's shape, a bot's name makes it a bot, or the lack of both a handset's words and a browser the
+  // library knows: isbot's shape patterns alone flag feature phones ("LG-G3100 AU/4.10", "ZEN M72_MAUI WAP Browser")
+  // and app formats the library names ("dv(iPh7,1);pr(UCBrowser/11.3.5.1203);...", "Dillo/2.1.1"), and no crawler
+  // of crawler-user-agents
+  if (!browserShaped(ua)) return namePattern.test(ua) || !(isHandset(ua) || namedBrowser(ua)) ? match : null
   // a device's model name is not a bot's ("XBot Junior", "Xming Google TV", "Spider 8"); a product token or a URL
   // in that place is ("Storebot-Google/1.0", "GTmetrix http://gtmetrix.com/")
   const model = androidModel(ua)
   const rest = model === undefined || /https?:|www\.|\.com\b|\//i.test(model) ? ua : ua.replace(model, "")
-  // nor is Google's TV platform ("(Linux; GoogleTV 3.2; ...)", "GoogleTV/ 162671")
-  return namePattern.test(rest.replace(/\bGoogle ?TV\b/gi, "")) ? match : null
+  // nor is Google's TV platform ("(Linux; GoogleTV 3.2; ...)", "GoogleTV/ 162671"), or an add-on's token
+  return namePattern.test(withoutAddOns(rest).replace(/\bGoogle ?TV\b/gi, "")) ? match : null
 }
 
 const parserBotTypes = new Set(["crawler", "fetcher", "cli", "library"])

@@ -86,9 +86,29 @@ const tabletModel = new RegExp(
   "i"
 )
 
-/** Large phones and foldables that ua-parser-js's generic rule reads as tablets. */
-const phoneModel =
-  /^(?:SAMSUNG[-_ ])?(?:SM-[AFGMNS]\d|GT-[BCEISX]\d|SGH-|SCH-|SHV-|SPH-)|^(?:SM-F|Galaxy Z|V2\d{3}|RMX|CPH|PE[A-Z]{2}\d\d|SCG\d)/i
+/**
+ * Large phones and foldables that ua-parser-js's generic rule reads as tablets, and phone lines whose browser leaves
+ * "Mobile" out in its desktop mode: Google's Nexus phones, Samsung's Galaxy Note phones (GT-N7xxx, GT-N9xxx; the
+ * Note tablets are GT-N5xxx and GT-N8xxx), LG's phones (its G Pad tablets are LG-V), Motorola's XT phones.
+ */
+const phoneModel = new RegExp(
+  "^(?:SAMSUNG[-_ ])?(?:SM-[AFGMNS]\\d|GT-[BCEISX]\\d|GT-N[79]\\d{3}|SGH-|SCH-|SHV-|SPH-)|" +
+    "^(?:SM-F|Galaxy Z|V2\\d{3}|RMX|CPH|PE[A-Z]{2}\\d\\d|SCG\\d)|" +
+    "^(?:Nexus (?:S|One|4|5X?|6P?)|Galaxy Nexus|LG-[A-UW-Z]\\d{3}|XT\\d{3,4})\\b",
+  "i"
+)
+
+/**
+ * Watches by their own tokens: Apple's watchOS and its "Watch6,17" model names, Samsung's Gear and Galaxy Watch
+ * models (SM-R380 and SM-R600 to SM-R9xx; the Gear VR headsets are SM-R32x), Android watches named "... Watch".
+ */
+const wearableMarker =
+  /\bwatchOS\b|\bApple Watch\b|\bWatch\d+,\d|\bSM-R(?:38\d|[6-9]\d\d)(?!\d)|; [^;()]*\bWatch\b[^;()]*Build\//
+
+// Laptops and desktops that run Android apps or Android itself: Chromebooks, and the makers' laptop and mini-PC
+// lines ("HP EliteBook 820 G2", "Inspiron 5567", "NUC10i3FNH")
+const laptopModel =
+  /Chromebook|EliteBook|ProBook|ZBook|Inspiron|Latitude \d|Vostro|OptiPlex|\bNUC\d|MateBook|VivoBook|ZenBook|ThinkCentre|IdeaCentre/i
 
 /** The model token of an Android string: "(Linux; Android 9; SM-T510 Build/...)" -> "SM-T510". */
 export const androidModel = (ua: string): string | undefined => {
@@ -101,13 +121,14 @@ export const androidModel = (ua: string): string | undefined => {
       /^(Linux|U|wv|K|arm(_64)?|mse|Mobile|Tablet|x86|aarch64|[a-z]{2}([-_][A-Za-z]{2})?)$/i.test(part)
     )
       continue
-    if (/^(Android|Adr|OS)\b|^HMSCore|^GMSCore|^HarmonyOS|^MIUI|^Linux/i.test(part)) continue
+    // system and custom-ROM names ("CyanogenMod-10.1") after the model are not the model
+    if (/^(Android|Adr|OS|HMSCore|GMSCore|HarmonyOS|MIUI|Linux|CyanogenMod|LiquidSmooth|AOKP)\b/i.test(part)) continue
     return part
   }
   return undefined
 }
 
-export type LongTailType = "mobile" | "tablet" | "smarttv"
+export type LongTailType = "mobile" | "tablet" | "smarttv" | "desktop"
 
 // Outside Android, the makers of TVs and set-top boxes that make no phones, and the embedded-Linux browsers of boxes
 // (Cisco's and Metrological's WebKit builds, Sky's "GW-Device")
@@ -117,9 +138,16 @@ const linuxBox = new RegExp(
   "i"
 )
 
+// The device triple TV platforms append for video services ("(Vizio, D50u-D1, Wireless)"), and the build tags of
+// Android TV's releases since Android 9, a "T" after the release letter ("Build/PTT1.190716.001", "Build/RTT0...")
+const tvTriple = /,\s*(?:wired|wireless)\s*\)|\bBuild\/[P-U]T[A-Z]\d/i
+
 /** A TV marker anywhere, a TV or box maker's name outside Android, or a model named like a TV, box or stick. */
 export const isTv = (ua: string, model: string | undefined): boolean =>
-  tvMarker.test(ua) || (linuxBox.test(ua) && !/\bAndroid\b/.test(ua)) || (model !== undefined && tvModel.test(model))
+  tvMarker.test(ua) ||
+  tvTriple.test(ua) ||
+  (linuxBox.test(ua) && !/\bAndroid\b/.test(ua)) ||
+  (model !== undefined && tvModel.test(model))
 
 // Puffin renders in the cloud and sends a Linux desktop's string; its version's suffix says what really runs it:
 // the system (Android, iOS, Windows, Linux) and the device (Phone, Tablet, Desktop), "Puffin/4.0.4IT" an iPad.
@@ -142,6 +170,9 @@ const androidUnnamed =
 /** Android named without the word, or spelt another way. */
 export const isAndroidUnnamed = (ua: string): boolean => androidUnnamed.test(ua)
 
+/** A watch by its platform's, maker's or model's token. */
+export const isWearable = (ua: string): boolean => /Watch|SM-R/.test(ua) && wearableMarker.test(ua)
+
 /** A speaker, camera, fridge or car unit by its own token or model. */
 export const isEmbedded = (ua: string): boolean => embeddedMarker.test(ua)
 
@@ -158,6 +189,7 @@ export const isFeaturePhone = (ua: string): boolean => featurePhone.test(ua)
 export const androidClass = (ua: string, model: string | undefined): LongTailType | undefined => {
   if (isTv(ua, model)) return "smarttv"
   if (model === undefined) return undefined
+  if (laptopModel.test(model)) return "desktop"
   // Huawei names the tablet line in the build tag only: "PLE-701L Build/HuaweiMediaPad"
   if (tabletModel.test(model) || /\bBuild\/\w*MediaPad/.test(ua)) return "tablet"
   if (phoneModel.test(model)) return "mobile"

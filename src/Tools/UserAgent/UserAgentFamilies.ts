@@ -80,6 +80,7 @@ export const osFamily = (name: string | undefined): string => {
 }
 
 const deviceTypes: Record<string, DeviceType> = {
+  desktop: "Desktop",
   mobile: "Mobile",
   tablet: "Tablet",
   smarttv: "SmartTV",
@@ -103,6 +104,6 @@ export const isDesktopOs = (os: string): boolean => desktopOses.has(os) || works
 /** The contract's device type: the parser's class, else Desktop for a desktop OS that is not a bot. */
 export const deviceType = (type: string | undefined, os: string, isBot: boolean): DeviceType => {
   const mapped = type === undefined ? undefined : deviceTypes[type.toLowerCase()]
-  if (mapped !== undefined) return mapped
+  if (mapped !== undefined) return mapped === "Desktop" && isBot ? "Unknown" : mapped
   return isDesktopOs(os) && !isBot ? "Desktop" : "Unknown"
 }

@@ -5,28 +5,24 @@
  */
 import type { Bot } from "./UserAgentBots.ts"
 import { isBrowserFamily } from "./Families.ts"
+import { type DeviceFields, refineDevice } from "./UserAgentDeviceRules.ts"
+import { isAndroidUnnamed, puffinPlatform } from "./UserAgentDevices.ts"
+import { browserFamily, osFamily, UNKNOWN } from "./UserAgentFamilies.ts"
 import {
-  androidClass,
-  androidModel,
-  isAndroidUnnamed,
-  isEmbedded,
-  isFeaturePhone,
-  isMobileOnly,
-  isTv,
-  puffinPlatform
-} from "./UserAgentDevices.ts"
-import { browserFamily, isDesktopOs, osFamily, UNKNOWN } from "./UserAgentFamilies.ts"
-import { firefoxBuild, foreignProduct, ieFeedPlatform, ieShell, restoreSpaces } from "./UserAgentTokens.ts"
+  firefoxBuild,
+  foreignProduct,
+  ieFeedPlatform,
+  ieShell,
+  isWindowsMobile,
+  recognisedProduct,
+  restoreSpaces
+} from "./UserAgentTokens.ts"
 
 /** The part of a ua-parser-js result we read; `IResult` fits it. */
 export interface ParserResult {
   readonly browser: { readonly name?: string | undefined; readonly version?: string | undefined }
   readonly os: { readonly name?: string | undefined; readonly version?: string | undefined }
-  readonly device: {
-    readonly type?: string | undefined
-    readonly vendor?: string | undefined
-    readonly model?: string | undefined
-  }
+  readonly device: DeviceFields
   readonly cpu: { readonly architecture?: string | undefined }
   readonly engine: { readonly name?: string | undefined; readonly version?: string | undefined }
 }
@@ -67,8 +63,12 @@ const refineBrowser = (ua: string, fields: ParserResult, bot: Bot): ParserResult
       // iOS's Safari fetches as "MobileSafari/600.1.4 CFNetwork/... Darwin/..."
       return { name: leading[1] === "MobileSafari" ? "Mobile Safari" : leading[1]?.trim(), version: leading[2] }
     }
-    const other = (family === "IE" ? ieShell(ua) : undefined) ?? foreignProduct(ua)
-    if (other !== undefined) return { name: other.name, version: other.version }
+    const shell = family === "IE" ? ieShell(ua) : undefined
+    if (shell !== undefined) return shell
+    const other = foreignProduct(ua)
+    const recognisedOnly = family === "Edge" || (family === "IE" && isWindowsMobile(ua))
+    const named = other !== undefined && recognisedOnly ? recognisedProduct(ua, other) : other
+    if (named !== undefined) return named
   }
   // iOS apps show pages in WKWebView, which is Safari's engine and says only "Mobile/..."
   if (browser.name === "WebKit" && os === "iOS") return { name: "Mobile Safari", version: undefined }
@@ -141,50 +141,6 @@ const refineOs = (ua: string, fields: ParserResult): ParserResult["os"] => {
   return named === undefined ? os : { name: named[1], version: undefined }
 }
 
-const liveTypes = new Set([undefined, "mobile", "tablet"])
-
-const refineDevice = (ua: string, fields: ParserResult, os: string, mobileHint?: boolean): ParserResult["device"] => {
-  const { device } = fields
-  const type = device.type
-  if (mobileHint === true) return { ...device, type: "mobile" }
-  // an iPad token wins over "iPhone OS", the system's old name ("(iPad; iPhone OS 5.1.1)", "iPad7,5")
-  if (os === "iOS" && /\biPad/.test(ua)) return { vendor: "Apple", model: "iPad", type: "tablet" }
-  if (os === "iOS" && /\b(iPhone|iPod)/.test(ua)) return { ...device, type: "mobile" }
-  // an iPad in desktop mode, whose iOS-only browser still gives it away
-  if (os === "iOS" && /\bMacintosh\b/.test(ua)) return { vendor: "Apple", model: "iPad", type: "tablet" }
-  if (os === "tvOS") return { vendor: "Apple", model: "Apple TV", type: "smarttv" }
-  // an Xbox's browser says "Windows Phone" or "Windows NT 10.0" and "Xbox"
-  if (/\bXbox\b/.test(ua)) return { vendor: "Microsoft", model: "Xbox", type: "console" }
-  if (os === "Windows Phone") return { ...device, type: "mobile" }
-  // Windows 8 and later with Microsoft's "Touch" token and no other class named: a tablet (Matomo reads it so)
-  if (os === "Windows" && type === undefined && /\bTouch\b/.test(ua) && /\bWindows NT (?:6\.[2-9]|1\d)/.test(ua)) {
-    return { ...device, type: "tablet" }
-  }
-  // a speaker's, camera's or car unit's own token, and a TV platform's, outrank a phone model the library guesses
-  // from them ("BrightSign/7.0.60 (XT1143)")
-  if (liveTypes.has(type) && isEmbedded(ua)) return { ...device, type: "embedded" }
-  if (liveTypes.has(type) && isTv(ua, undefined)) return { ...device, type: "smarttv" }
-  const puffin = puffinPlatform(ua)
-  if (puffin !== undefined && os !== "Android") return { ...device, type: puffin.type }
-  if (os === "Android" && liveTypes.has(type)) {
-    // the model's own line (a TV box, a tablet, a foldable) outranks the browser's "Mobile" word
-    const byModel = androidClass(ua, androidModel(ua) ?? device.model)
-    if (byModel !== undefined) return { ...device, type: byModel }
-    if (puffin !== undefined) return { ...device, type: puffin.type }
-    // Google's convention for Android browsers: "Mobile" on phones, left out on tablets (Firefox says "Tablet")
-    if (/AppleWebKit\/|Gecko\//i.test(ua)) {
-      return { ...device, type: /\bMobile\b|\bAphone\b/.test(ua) && !/\bTablet\b/.test(ua) ? "mobile" : "tablet" }
-    }
-    // apps and the Dalvik VM follow no convention: the library's type for a model line it knows, else a phone,
-    // as most Android devices are
-    if (/\bTablet\b/.test(ua)) return { ...device, type: "tablet" }
-    return { ...device, type: device.vendor === undefined ? "mobile" : (type ?? "mobile") }
-  }
-  if (type !== undefined) return device
-  if (isMobileOnly(ua) || (!isDesktopOs(os) && isFeaturePhone(ua))) return { ...device, type: "mobile" }
-  return device
-}
-
 /** The library's result with the rules applied; the OS comes first, since the browser and device rules read it. */
 export const refine = (ua: string, result: ParserResult, bot: Bot, mobileHint?: boolean): ParserResult => {
   const os = refineOs(ua, result)
@@ -192,6 +148,6 @@ export const refine = (ua: string, result: ParserResult, bot: Bot, mobileHint?: 
   return {
     ...withOs,
     browser: refineBrowser(ua, withOs, bot),
-    device: refineDevice(ua, withOs, osFamily(os.name), mobileHint)
+    device: refineDevice(ua, result.device, osFamily(os.name), mobileHint)
   }
 }

@@ -4,15 +4,22 @@
  * another: only a product token outside those classes names the app or rebranded browser that really sent a
  * Chrome, Safari, Firefox or IE string (uap-core, Matomo and browscap label such strings so).
  */
+import { UAParser } from "ua-parser-js"
+import { Emails, InApps, MediaPlayers } from "ua-parser-js/extensions"
 import { UNKNOWN } from "./UserAgentFamilies.ts"
 
 // Tokens a Chrome, Safari, Firefox, Edge or IE string is made of, old names included (Chrome for Android's "CrMo"),
-// and the add-on FirePHP appends to the browser's own.
+// Google TV's "Large Screen Safari" (its "Mobile Safari"), Firefox's channels and code names after its own token
+// ("Firefox/20.0 Aurora/20.0a2"), and the add-on FirePHP appends to the browser's own.
 const ownTokens = new RegExp(
-  "^(mozilla|applewebkit|khtml|gecko|like|chrome|chromium|crios|crmo|headlesschrome|safari|mobile|version|" +
-    "firefox|fxios|focus|edg|edge|edga|edgios|msie|trident|iemobile|vr|tv|firephp)$",
+  "^(mozilla|applewebkit|khtml|gecko|like|chrome|chromium|crios|crmo|headlesschrome|safari|mobile|large|screen|" +
+    "version|firefox|fxios|focus|aurora|fennec|minefield|bonecho|granparadiso|shiretoko|namoroka|lorentz|edg|edge|" +
+    "edga|edgios|msie|trident|iemobile|vr|tv|firephp)$",
   "i"
 )
+
+// A distribution's name by its form: "...linux" ("Turbolinux/3.5.11", "OpenMandriva" is named in the platform list)
+const systemName = /linux$/i
 
 // Words of a system or a platform, outside the comment or in a string that lost its parentheses: OS and
 // distribution names ("Gecko/2011 Red Hat/3.6 Firefox/3.6", "Linux Mint 16/Petra Firefox/25"), build tags,
@@ -20,7 +27,7 @@ const ownTokens = new RegExp(
 const platformTokens = new RegExp(
   "^(android|linux|windows?|win(?:32|64)|mac|macintosh|darwin|x11|ubuntu|kubuntu|xubuntu|debian|fedora|mint|arch|" +
     "archlinux|centos|red|hat|suse|opensuse|gentoo|slackware|mandriva|joli|os|kaios|fuchsia|maemo|build|release|" +
-    "system|model|devicetype|profile|configuration|hbbtv|fvc|ce-html|smarttv|smarttva|tizen|vizio|smartcast|googletv|google|crkey|u|wv|ppc|arm|x86_64)$",
+    "openmandriva|system|model|devicetype|profile|configuration|hbbtv|fvc|ce-html|smarttv|smarttva|tizen|vizio|smartcast|googletv|google|crkey|u|wv|ppc|arm|x86_64)$",
   "i"
 )
 
@@ -59,10 +66,22 @@ export const ieShell = (ua: string): { name: string; version?: string | undefine
 /** Windows' feed platform, which fetches feeds for IE and sends IE's comment: IE, and not a bot. */
 export const ieFeedPlatform = /^Windows-RSS-Platform\/[\d.]+ \(MSIE (\d[\d.]*)/
 
+/** The string without its comments: innermost parentheses first, so nested ones go too, and one left open. */
+const outsideComments = (ua: string): string => {
+  let text = ua
+  for (let i = 0; i < 4 && /\([^()]*\)/.test(text); i++) text = text.replace(/\([^()]*\)/g, " ")
+  return text.replace(/\([^()]*$/, " ")
+}
+
+/** The string without the add-ons' tokens ("ICAPoHTTPS", "masking-agent"), whose words are not a bot's name. */
+export const withoutAddOns = (ua: string): string =>
+  ua.replace(/[^\s;()]+/g, (token) => (addOnTokens.test(token.split("/")[0] ?? "") ? " " : token))
+
 /** Not a product that could have sent the string: the family's own token, a platform's, an add-on's or a device's. */
 const isNotProduct = (name: string, token: string, handset: boolean): boolean =>
   ownTokens.test(name) ||
   platformTokens.test(name) ||
+  systemName.test(name) ||
   addOnTokens.test(name) ||
   (handset && (deviceName.test(name) || carrierToken.test(token)))
 
@@ -71,13 +90,9 @@ const isNotProduct = (name: string, token: string, handset: boolean): boolean =>
  * that sent a borrowed string. A bare word counts when it looks like a name ("Brave"), not a lower-case qualifier.
  */
 export const foreignProduct = (ua: string): { name: string; version?: string } | undefined => {
-  let text = ua
-  // innermost parentheses first, so nested comments go too
-  for (let i = 0; i < 4 && /\([^()]*\)/.test(text); i++) text = text.replace(/\([^()]*\)/g, " ")
-  // and a comment left open by a cut string
-  text = text.replace(/\([^()]*$/, " ")
+  const text = outsideComments(ua)
   let bare: string | undefined
-  const handset = windowsMobile.test(ua)
+  const handset = isWindowsMobile(ua)
   for (const raw of text.split(/\s+/)) {
     const token = raw.replace(/^[[\]"';,]+|[[\]"';,]+$/g, "")
     const [name = "", version] = token.split("/")
@@ -88,6 +103,35 @@ export const foreignProduct = (ua: string): { name: string; version?: string } |
     if (bare === undefined && /^[A-Z0-9]/.test(name) && name.length > 2 && ua.includes("(")) bare = name
   }
   return bare === undefined ? undefined : { name: bare }
+}
+
+const vocabulary = [Emails, InApps, MediaPlayers].flat()
+
+interface Product {
+  readonly name: string
+  readonly version?: string | undefined
+}
+
+// the families' own names, which every borrowed string carries
+const baseNames =
+  /^(mozilla|ie|iemobile|edge|chrome|chrome webview|mobile chrome|safari|mobile safari|webkit|firefox)$/i
+
+/** A Windows Mobile handset's string: the words beside IE's comment are the handset's, its carrier's, its screen's. */
+export const isWindowsMobile = (ua: string): boolean => windowsMobile.test(ua)
+
+/**
+ * Where the browser is already recognised by a token of its own (Edge's "Edg/", IE Mobile's comment on a handset),
+ * a later token outranks it only if it is recognised too, as a browser, email client, media player or in-app browser
+ * of the library's vocabulary: in the string outside its comments ("UCBrowser/4.1", "/UC Browser7.8"), or as a token
+ * ("QQBrowser/8.2", Teams on Edge's WebView2; the library knows its in-app browsers only beside the Electron shell
+ * they run in, so the token is shown to it in that context). An unrecognised token ("Herring/96.1", a handset's
+ * "HTC/X03HT") never outranks the recognised browser: undefined.
+ */
+export const recognisedProduct = (ua: string, product: Product): Product | undefined => {
+  const named = new UAParser(outsideComments(ua), vocabulary).getBrowser()
+  if (named.name !== undefined && !baseNames.test(named.name)) return { name: named.name, version: named.version }
+  const token = new UAParser(`${product.name}/${product.version ?? "1"} Electron/1`, vocabulary).getBrowser()
+  return token.name === undefined ? undefined : product
 }
 
 /**

@@ -4,6 +4,7 @@
  * Tests/fixtures, LGPL-3.0), and asserts that project's label.
  */
 import { describe, expect, test } from "bun:test"
+import * as fc from "fast-check"
 import { parseUserAgent } from "../../../src/Tools/UserAgent/UserAgentNormalise.ts"
 import { restoreSpaces } from "../../../src/Tools/UserAgent/UserAgentTokens.ts"
 
@@ -105,6 +106,71 @@ describe("tokens that name no product never outrank a recognised browser", () =>
   })
 })
 
+describe("a browser that names itself with its own token", () => {
+  test("an unrecognised token after Edge's never outranks Edge; a recognised browser or app after it does", () => {
+    // issue 20's first example
+    const herring =
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/103.0.0.0 Safari/537.36 Edg/103.0.1264.77 Herring/96.1.6950.51"
+    expect(parseUserAgent(herring).browser).toEqual({ name: "Edge", version: "103.0.1264.77" })
+    // test/fixtures/labelled-user-agents.jsonl (Teams on Edge's WebView2); browscap issue-1495
+    const teams =
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.0.0 Teams/24004.1307.2669.7070"
+    expect(browser(teams)).toBe("Teams")
+    const qq =
+      "Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/46.0.2486.0 Safari/537.36 Edge/13.10565 QQBrowser/8.2.3638.400"
+    expect(browser(qq)).toBe("QQBrowser")
+  })
+})
+
+describe("unrecognised tokens, as a property", () => {
+  test("no token the library does not know, with any version, outranks Edge's own", () => {
+    const edge =
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/103.0.0.0 Safari/537.36 Edg/103.0.1264.77"
+    // names of consonants only: no browser's or app's name is among them
+    const name = fc.stringMatching(/^[B-DF-HJ-NP-TV-Z][b-df-hj-np-tv-z]{2,9}$/)
+    const version = fc.array(fc.nat({ max: 9999 }), { minLength: 1, maxLength: 4 }).map((parts) => parts.join("."))
+    fc.assert(
+      fc.property(name, version, (product, v) => {
+        const info = parseUserAgent(`${edge} ${product}/${v}`)
+        // a bot's word among the consonants ("Brss": isbot's "rss") makes a bot, reported as itself
+        fc.pre(!info.bot.isBot)
+        expect(info.browser.name).toBe("Edge")
+      })
+    )
+  })
+})
+
+describe("a Windows Mobile handset's words beside IE's comment", () => {
+  test("are the handset's and its carrier's, not a product; a browser the library knows still is", () => {
+    // WhichBrowser tests/data/mobile/os-windowsmobile.yaml; browscap issue-841
+    expect(browser("Mozilla/4.0 (compatible; MSIE 6.0; Windows CE; IEMobile 7.7) HTC/X03HT")).toBe("IE")
+    expect(browser("Mozilla/4.0 (compatible; MSIE 6.0; Windows CE; IEMobile 8.12; MSIEMobile 6.0) T-Mobile_LEO")).toBe(
+      "IE"
+    )
+    // WhichBrowser tests/data/mobile/browser-uc.yaml: UC Browser's own token after the comment
+    expect(browser("HTC_HD2_T8585 Mozilla/4.0 (compatible; MSIE 4.01; Windows CE; PPC)/UC Browser7.8.0.95")).toBe(
+      "UCBrowser"
+    )
+  })
+})
+
+describe("the families' own tokens under other names", () => {
+  test("Google TV's 'Large Screen Safari', Firefox's Aurora channel, a distribution's name", () => {
+    // browscap issue-341; WhichBrowser tests/data/desktop/browser-firefox.yaml and os-linux.yaml
+    const googleTv =
+      "Mozilla/5.0 (X11; Linux i686) AppleWebKit/534.24 (KHTML, like Gecko) Chrome/11.0.696.77 Large Screen Safari/534.24 GoogleTV/092754"
+    expect(browser(googleTv)).toBe("Chrome")
+    expect(browser("Mozilla/5.0 (X11; Linux x86_64; rv:20.0) Gecko/20130117 Firefox/20.0 Aurora/20.0a2")).toBe(
+      "Firefox"
+    )
+    const turbo = "Mozilla/5.0 (X11; U; Linux i686; xx; rv:1.9.1.11) Gecko/20100728 Turbolinux/3.5.11-1 Firefox/3.5.11"
+    expect(browser(turbo)).toBe("Firefox")
+    const mandriva =
+      "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) OpenMandriva Chromium/34.0.1847.134 Chrome/34.0.1847.134 Safari/537.36"
+    expect(browser(mandriva)).toBe("Chrome")
+  })
+})
+
 describe("shells around IE name themselves inside IE's comment", () => {
   test("a browser's or explorer's name, or AOL's, in the comment; IE's own add-on tokens are not one", () => {
     // browscap issue-900, issue-1219
@@ -191,6 +257,36 @@ describe("real browsers that looked like bots", () => {
     const storebot =
       "Mozilla/5.0 (Linux; Android 8.0; Pixel 2 Build/OPD3.170816.012; Storebot-Google/1.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/81.0.4044.138 Mobile Safari/537.36"
     expect(parseUserAgent(storebot).bot.isBot).toBe(true)
+  })
+
+  test("a format isbot flags only by its shape is the browser the library names in it", () => {
+    // Matomo Tests/fixtures/phablet-1.yml (UC Browser's compact format), browscap issue-291 and issue-513
+    const uc = "dv(iPh7,1);pr(UCBrowser/11.3.5.1203);ov(12_5_6);ss(414x736);bt(GJ);pm(0);bv(0);nm(0);im(0);nt(2);"
+    expect(parseUserAgent(uc).bot.isBot).toBe(false)
+    expect(browser(uc)).toBe("UCBrowser")
+    expect(parseUserAgent("Dillo/2.1.1").bot.isBot).toBe(false)
+    const juc = "JUC(Linux;U;Android4.2.2;Zh_cn;GT-I9060;480*800;)UCWEB7.8.0.95/139/355"
+    expect(parseUserAgent(juc).bot.isBot).toBe(false)
+    // a bot's name still makes one (crawler-user-agents), and a bare "Mozilla/5.0", which names no browser, stays what
+    // isbot's catch-all makes it (the garbage case of UserAgentNormalise.test.ts: Unknown everywhere)
+    expect(parseUserAgent("Googlebot/2.1 (+http://www.google.com/bot.html)").bot.isBot).toBe(true)
+    expect(parseUserAgent("Mozilla/5.0").bot.isBot).toBe(true)
+  })
+
+  test("an add-on's token is not a bot's name", () => {
+    // browscap issue-2043 (a filtering proxy's token: "HTTPS" inside it is not a fetcher's "http")
+    const icap =
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/57.0.2987.133 Safari/537.36 ICAPoHTTPS"
+    expect(summary(icap)).toBe("Chrome Windows Desktop bot=false")
+  })
+
+  test("an app's reverse-domain id is the app, not its maker's crawler", () => {
+    // browscap issue-096; Matomo Tests/fixtures/mobile_apps.yml
+    const plus =
+      "Mozilla/5.0 (iPhone5,2; iPhone; U; CPU OS 7_0_4 like Mac OS X; it_IT) com.google.GooglePlus/29676 (KHTML, like Gecko) Mobile/N42AP (gzip)"
+    expect(summary(plus)).toBe("com.google.GooglePlus iOS Mobile bot=false")
+    const youtube = "com.google.android.youtube/2.4.4(Linux; U; Android 2.3.5; en_US; SCH-I500 Build/GINGERBREAD) gzip"
+    expect(parseUserAgent(youtube).bot.isBot).toBe(false)
   })
 
   test("Google's TV platform is not Google's crawler", () => {

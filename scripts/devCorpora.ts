@@ -7,30 +7,14 @@
  *
  * The label mapping is in scripts/README.md ("Long-tail devices", `corpusLabels.ts`); bots are labelled `bot` only.
  */
-import { execFileSync } from "node:child_process"
-import { mkdirSync, writeFileSync } from "node:fs"
+import { type Builder, git, type Row, sources, writeCorpus } from "./corpusFiles.ts"
 import { browserLabel, linuxes, osFamily } from "./corpusLabels.ts"
 
-const out = new URL("./.corpora/", import.meta.url).pathname
-
-const git = (repo: string, ...args: Array<string>): string =>
-  execFileSync("git", ["-C", repo, ...args], { maxBuffer: 1 << 28 }).toString()
 const files = (repo: string, dir: string, ext: string): Array<string> =>
   git(repo, "ls-tree", "-r", "--name-only", "HEAD", dir)
     .split("\n")
     .filter((f) => f.endsWith(ext))
 const show = (repo: string, file: string): string => git(repo, "show", `HEAD:${file}`)
-
-interface Row {
-  readonly ua: string
-  readonly browser: string | null
-  readonly os: string | null
-  readonly deviceType: string | null
-  readonly bot: boolean | null
-  readonly source: string
-}
-const line = (r: Row): string =>
-  JSON.stringify({ ua: r.ua, browser: r.browser, os: r.os, deviceType: r.deviceType, bot: r.bot, source: r.source })
 
 const matomoDevices: Readonly<Record<string, string>> = {
   desktop: "Desktop",
@@ -168,22 +152,12 @@ const browscap = (repo: string): Array<Row> => {
   )
 }
 
-const builders: Readonly<Record<string, (repo: string) => Array<Row>>> = {
+const builders: Readonly<Record<string, Builder>> = {
   matomo,
   whichbrowser: whichBrowser,
   browscap
 }
-const args = process.argv.slice(2)
-mkdirSync(out, { recursive: true })
-for (let i = 0; i < args.length; i += 2) {
-  const name = args[i]?.replace(/^--/, "") ?? ""
-  const build = builders[name]
-  const repo = args[i + 1]
-  if (build === undefined || repo === undefined) {
-    console.error(`usage: bun scripts/devCorpora.ts [--${Object.keys(builders).join(" DIR] [--")} DIR]`)
-    process.exit(2)
-  }
-  const rows = build(repo)
-  writeFileSync(`${out}${name}.jsonl`, rows.map(line).join("\n") + "\n")
-  console.log(`${out}${name}.jsonl: ${rows.length} strings (${git(repo, "rev-parse", "--short", "HEAD").trim()})`)
+const usage = `bun scripts/devCorpora.ts [--${Object.keys(builders).join(" DIR] [--")} DIR]`
+for (const { name, repo, build } of sources(builders, usage)) {
+  writeCorpus(name, build(repo), ` (${git(repo, "rev-parse", "--short", "HEAD").trim()})`)
 }

@@ -6,21 +6,8 @@
  *
  *   bun scripts/heldOut.ts --bowser ../bowser --woothee ../woothee
  */
-import { execFileSync } from "node:child_process"
-import { mkdirSync, writeFileSync } from "node:fs"
+import { type Builder, distinct, git, type Row, sources, writeCorpus } from "./corpusFiles.ts"
 import { browserLabel, osFamily } from "./corpusLabels.ts"
-
-interface Row {
-  readonly ua: string
-  readonly browser: string | null
-  readonly os: string | null
-  readonly deviceType: string | null
-  readonly bot: boolean
-  readonly source: string
-}
-
-const git = (repo: string, ...args: Array<string>): string =>
-  execFileSync("git", ["-C", repo, ...args], { maxBuffer: 1 << 28 }).toString()
 
 const bowserDevices: Readonly<Record<string, string>> = {
   desktop: "Desktop",
@@ -90,21 +77,11 @@ const woothee = (repo: string): Array<Row> =>
         })
     )
 
-const builders: Readonly<Record<string, (repo: string) => Array<Row>>> = { bowser, woothee }
-const args = process.argv.slice(2)
+const builders: Readonly<Record<string, Builder>> = { bowser, woothee }
 const rows: Array<Row> = []
-for (let i = 0; i < args.length; i += 2) {
-  const build = builders[args[i]?.replace(/^--/, "") ?? ""]
-  const repo = args[i + 1]
-  if (build === undefined || repo === undefined) {
-    console.error("usage: bun scripts/heldOut.ts --bowser DIR --woothee DIR")
-    process.exit(2)
-  }
-  rows.push(...build(repo))
+for (const { repo, build } of sources(builders, "bun scripts/heldOut.ts --bowser DIR --woothee DIR")) {
+  const built = build(repo)
+  console.log(`${repo}: ${built.length} strings (${git(repo, "rev-parse", "--short", "HEAD").trim()})`)
+  rows.push(...built)
 }
-const out = new URL("./.corpora/", import.meta.url).pathname
-mkdirSync(out, { recursive: true })
-const seen = new Set<string>()
-const distinct = rows.filter((r) => !seen.has(r.ua) && seen.add(r.ua))
-writeFileSync(`${out}heldout.jsonl`, distinct.map((r) => JSON.stringify(r)).join("\n") + "\n")
-console.log(`${out}heldout.jsonl: ${distinct.length} strings`)
+writeCorpus("heldout", distinct(rows))

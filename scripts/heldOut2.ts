@@ -7,21 +7,9 @@
  *
  *   bun scripts/heldOut2.ts --mobiledetect ../Mobile-Detect --platformjs ../platform.js --detectbrowser ../detect-browser
  */
-import { execFileSync } from "node:child_process"
-import { mkdirSync, writeFileSync } from "node:fs"
+import { type Builder, distinct, git, type Row, sources, writeCorpus } from "./corpusFiles.ts"
 import { browserLabel, linuxes } from "./corpusLabels.ts"
 
-interface Row {
-  readonly ua: string
-  readonly browser: string | null
-  readonly os: string | null
-  readonly deviceType: string | null
-  readonly bot: boolean | null
-  readonly source: string
-}
-
-const git = (repo: string, ...args: Array<string>): string =>
-  execFileSync("git", ["-C", repo, ...args], { maxBuffer: 1 << 28 }).toString()
 const show = (repo: string, file: string): string => git(repo, "show", `HEAD:${file}`)
 
 // PHP and JavaScript string literals: '...' or "..." with backslash escapes
@@ -115,27 +103,18 @@ const detectBrowser = (repo: string): Array<Row> =>
     }
   )
 
-const builders: Readonly<Record<string, (repo: string) => Array<Row>>> = {
+const builders: Readonly<Record<string, Builder>> = {
   mobiledetect: mobileDetect,
   platformjs: platformJs,
   detectbrowser: detectBrowser
 }
-const args = process.argv.slice(2)
 const rows: Array<Row> = []
-for (let i = 0; i < args.length; i += 2) {
-  const build = builders[args[i]?.replace(/^--/, "") ?? ""]
-  const repo = args[i + 1]
-  if (build === undefined || repo === undefined) {
-    console.error("usage: bun scripts/heldOut2.ts --mobiledetect DIR --platformjs DIR --detectbrowser DIR")
-    process.exit(2)
-  }
+for (const { repo, build } of sources(
+  builders,
+  "bun scripts/heldOut2.ts --mobiledetect DIR --platformjs DIR --detectbrowser DIR"
+)) {
   const built = build(repo)
-  console.log(`${args[i]}: ${built.length} strings (${git(repo, "rev-parse", "--short", "HEAD").trim()})`)
+  console.log(`${repo}: ${built.length} strings (${git(repo, "rev-parse", "--short", "HEAD").trim()})`)
   rows.push(...built)
 }
-const out = new URL("./.corpora/", import.meta.url).pathname
-mkdirSync(out, { recursive: true })
-const seen = new Set<string>()
-const distinct = rows.filter((r) => !seen.has(r.ua) && seen.add(r.ua))
-writeFileSync(`${out}heldout2.jsonl`, distinct.map((r) => JSON.stringify(r)).join("\n") + "\n")
-console.log(`${out}heldout2.jsonl: ${distinct.length} strings`)
+writeCorpus("heldout2", distinct(rows))

@@ -6,8 +6,7 @@
  *
  *   bun scripts/libraryOwn.ts ../ua-parser-js
  */
-import { execFileSync } from "node:child_process"
-import { mkdirSync, writeFileSync } from "node:fs"
+import { git as gitIn, type Row, writeCorpus } from "./corpusFiles.ts"
 import { browserLabel, osFamily } from "./corpusLabels.ts"
 
 const repo = process.argv[2]
@@ -15,8 +14,7 @@ if (repo === undefined) {
   console.error("usage: bun scripts/libraryOwn.ts UA_PARSER_JS_CLONE")
   process.exit(2)
 }
-const git = (...args: Array<string>): string =>
-  execFileSync("git", ["-C", repo, ...args], { maxBuffer: 1 << 28 }).toString()
+const git = (...args: Array<string>): string => gitIn(repo, ...args)
 
 // the library's own names of the families, which the other sources spell otherwise
 const libraryBrowsers: Readonly<Record<string, string>> = {
@@ -39,7 +37,7 @@ interface Case {
   readonly expect?: { readonly name?: string; readonly type?: string }
 }
 
-const rows = new Map<string, Record<string, unknown>>()
+const rows = new Map<string, { -readonly [K in keyof Row]: Row[K] }>()
 for (const file of git("ls-tree", "-r", "--name-only", "HEAD", "test/data/ua/").split("\n")) {
   const kind = /^test\/data\/ua\/(browser|os|device)\/.*\.json$/.exec(file)?.[1]
   if (kind === undefined) continue
@@ -55,7 +53,4 @@ for (const file of git("ls-tree", "-r", "--name-only", "HEAD", "test/data/ua/").
     rows.set(c.ua, row)
   }
 }
-const out = new URL("./.corpora/", import.meta.url).pathname
-mkdirSync(out, { recursive: true })
-writeFileSync(`${out}library-own.jsonl`, [...rows.values()].map((r) => JSON.stringify(r)).join("\n") + "\n")
-console.log(`${out}library-own.jsonl: ${rows.size} strings (${git("rev-parse", "--short", "HEAD").trim()})`)
+writeCorpus("library-own", [...rows.values()], ` (${git("rev-parse", "--short", "HEAD").trim()})`)

@@ -66,7 +66,8 @@ const readWithin = async (source: Request, maxBytes: number, signal: AbortSignal
   }
 }
 
-const notJson = () => new InvalidRequest({ message: "The request body is not valid JSON" })
+/** A body that is not JSON: refused here, or by the framework's parse after these checks (SchemaErrors.ts). */
+export const notJson = () => new InvalidRequest({ message: "The request body is not valid JSON" })
 
 const isJsonText = (text: string): boolean => {
   try {

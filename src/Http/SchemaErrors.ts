@@ -8,6 +8,7 @@ import { Effect, type SchemaAST, type SchemaIssue } from "effect"
 import { HttpApiMiddleware } from "effect/http-api"
 import { RequestErrors } from "../Api.ts"
 import { InvalidRequest, InvalidValue, isInvalidValue } from "../Errors.ts"
+import { notJson } from "./Body.ts"
 import { clip } from "./Clip.ts"
 
 const show = (value: unknown): string => {
@@ -127,7 +128,7 @@ export const RequestErrorsLive = HttpApiMiddleware.layerSchemaErrorTransform(Req
   error.kind === "Body" || error.kind === "ResponseHeaders"
     ? Effect.die(error)
     : error.kind === "Payload" && isNotJson(error.cause.issue)
-      ? Effect.fail(new InvalidRequest({ message: "The request body is not valid JSON" }))
+      ? Effect.fail(notJson())
       : // InvalidValue is declared by each endpoint with a marked field, where alone it can arise; the encoder finds it there.
         Effect.fail(fromSchemaIssue(error.cause.issue) as InvalidRequest)
 )

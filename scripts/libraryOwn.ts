@@ -7,6 +7,7 @@
  *   bun scripts/libraryOwn.ts ../ua-parser-js
  */
 import { git as gitIn, type Row, writeCorpus } from "./corpusFiles.ts"
+import { deviceTypes } from "../src/Tools/UserAgent/UserAgentFamilies.ts"
 import { browserLabel, osFamily } from "./corpusLabels.ts"
 
 const repo = process.argv[2]
@@ -21,15 +22,6 @@ const libraryBrowsers: Readonly<Record<string, string>> = {
   "mobile chrome": "Chrome",
   "chrome headless": "Chrome",
   "mobile firefox": "Firefox"
-}
-const deviceTypes: Readonly<Record<string, string>> = {
-  mobile: "Mobile",
-  tablet: "Tablet",
-  smarttv: "SmartTV",
-  console: "Console",
-  wearable: "Wearable",
-  xr: "XR",
-  embedded: "Embedded"
 }
 
 interface Case {

@@ -79,7 +79,8 @@ export const osFamily = (name: string | undefined): string => {
   return raw
 }
 
-const deviceTypes: Record<string, DeviceType> = {
+/** ua-parser-js's device types, as the API names them (the accuracy scripts map the library's labels with it too). */
+export const deviceTypes: Readonly<Record<string, DeviceType>> = {
   desktop: "Desktop",
   mobile: "Mobile",
   tablet: "Tablet",

@@ -59,12 +59,19 @@ export const isoTime = (() => {
   }
 })()
 
-const formatJson = Logger.make<unknown, string>(({ cause, date, fiber, logLevel, message }) => {
+/** One line in the shape of Effect's `Logger.consoleJson`, with the annotations given. */
+const jsonLine = (
+  fiber: Fiber.Fiber<unknown, unknown>,
+  date: Date,
+  logLevel: LogLevel.LogLevel,
+  message: unknown,
+  cause: Cause.Cause<unknown>,
+  annotations: Readonly<Record<string, unknown>>
+): string => {
   const spans: Record<string, number> = {}
   const open = fiber.getRef(References.CurrentLogSpans)
   if (open.length > 0) for (const [label, start] of open) spans[label] = date.getTime() - start
   const messages: ReadonlyArray<unknown> = Array.isArray(message) ? message : [message]
-  const annotations = fiber.getRef(References.CurrentLogAnnotations)
   const entry = {
     message: messages.length === 1 ? messages[0] : messages,
     level: logLevel.toUpperCase(),
@@ -75,7 +82,11 @@ const formatJson = Logger.make<unknown, string>(({ cause, date, fiber, logLevel,
     fiberId: `#${fiber.id}`
   }
   return stringify(entry, allPlain(messages, annotations))
-})
+}
+
+const formatJson = Logger.make<unknown, string>(({ cause, date, fiber, logLevel, message }) =>
+  jsonLine(fiber, date, logLevel, message, cause, fiber.getRef(References.CurrentLogAnnotations))
+)
 
 /** The JSON lines through the fiber's `Console`, as Effect's own console loggers write. */
 export const jsonLogger = Logger.withConsoleLog(formatJson)
@@ -104,27 +115,41 @@ export const LoggerLive = Layer.unwrap(
 )
 
 /**
+ * The minimums above Info, from Effect's own order, read once. On the request path a set lookup: in its place,
+ * `LogLevel.isGreaterThan` measured 7-9 MB more peak RSS under load (bench/README.md, issue 22).
+ */
+const ABOVE_INFO: ReadonlySet<LogLevel.LogLevel> = new Set(
+  LogLevel.values.filter((level) => LogLevel.isGreaterThan(level, "Info"))
+)
+
+/**
  * Writes `Effect.logInfo(message).pipe(Effect.annotateLogs(annotations))`'s record now, through the fiber's loggers
  * (JSON, pretty, OTLP): the request line, without the Effects and context frames of those two on every request.
+ * With the JSON logger alone, as deployed, its line is made with the annotations in hand; any other logger reads
+ * them from the fiber's context, which is rebuilt for it (a copy of the context a request, at its depth).
  */
 export const logInfoNow = (
   fiber: Fiber.Fiber<unknown, unknown>,
   message: string,
   annotations: Readonly<Record<string, unknown>>
 ): void => {
-  if (LogLevel.isGreaterThan(fiber.getRef(References.MinimumLogLevel), "Info")) return
+  if (ABOVE_INFO.has(fiber.getRef(References.MinimumLogLevel))) return
   const loggers = fiber.getRef(References.CurrentLoggers)
   if (loggers.size === 0) return
-  const previous = fiber.context
   const outer = fiber.getRef(References.CurrentLogAnnotations)
   let merged = annotations
   for (const _ in outer) {
     merged = { ...outer, ...annotations }
     break
   }
+  const date = new Date(fiber.getRef(Clock.Clock).currentTimeMillisUnsafe())
+  if (loggers.size === 1 && loggers.has(jsonLogger)) {
+    fiber.getRef(Console.Console).log(jsonLine(fiber, date, "Info", message, Cause.empty, merged))
+    return
+  }
+  const previous = fiber.context
   fiber.setContext(Context.add(previous, References.CurrentLogAnnotations, merged))
   try {
-    const date = new Date(fiber.getRef(Clock.Clock).currentTimeMillisUnsafe())
     for (const logger of loggers) logger.log({ cause: Cause.empty, fiber, date, logLevel: "Info", message: [message] })
   } finally {
     fiber.setContext(previous)

@@ -1,6 +1,6 @@
 /** The JSON logger: Effect's `consoleJson` line shape, written with one plain JSON.stringify. */
 import { describe, expect, test } from "bun:test"
-import { Console, Effect, Layer, Logger, References } from "effect"
+import { Console, Effect, Layer, Logger, LogLevel, References } from "effect"
 import * as fc from "fast-check"
 import { isoTime, jsonLogger, logInfoNow } from "../../src/Observability/Logger.ts"
 
@@ -62,6 +62,49 @@ describe("logInfoNow (the request line, written without building an Effect)", ()
     })
     expect(comparable(viaNow)).toEqual(comparable(viaEffect))
     expect(viaNow.annotations).toEqual({ worker: 1, status: 200, method: "POST", durationMs: 1.25 })
+  })
+
+  test("at every minimum level it writes a line exactly when Effect.logInfo does", () => {
+    for (const level of LogLevel.values) {
+      const atLevel = (effect: Effect.Effect<void>) =>
+        printed(effect.pipe(Effect.provideService(References.MinimumLogLevel, level))).length
+      expect([level, atLevel(now({ status: 200 }))]).toEqual([level, atLevel(Effect.logInfo("request"))])
+    }
+  })
+
+  test("any plain annotations give the line Effect.logInfo with annotateLogs gives", () => {
+    const plain = fc.oneof(fc.string(), fc.double(), fc.integer(), fc.boolean(), fc.constant(null))
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), plain), (fields) => {
+        const [viaEffect, viaNow] = printed(
+          Effect.all([Effect.logInfo("request").pipe(Effect.annotateLogs(fields)), now(fields)]).pipe(Effect.asVoid)
+        )
+        expect(viaNow.annotations).toEqual(viaEffect.annotations)
+        expect(Object.keys(viaNow.annotations)).toEqual(Object.keys(viaEffect.annotations))
+      })
+    )
+  })
+
+  test("beside another logger, each gets the line and its annotations; the fiber's are as before", () => {
+    const seen: Array<unknown> = []
+    const recorder = Logger.make(({ fiber, message }) =>
+      seen.push([message, fiber.getRef(References.CurrentLogAnnotations)])
+    )
+    const lines: Array<string> = []
+    const capture = Layer.succeed(Console.Console, {
+      ...console,
+      log: (line: unknown) => void lines.push(String(line))
+    })
+    Effect.runSync(
+      Effect.andThen(now({ status: 200 }), Effect.logInfo("next")).pipe(
+        Effect.provide(Layer.merge(Logger.layer([jsonLogger, recorder]), capture))
+      )
+    )
+    expect(lines.map((line) => JSON.parse(line).annotations)).toEqual([{ status: 200 }, {}])
+    expect(seen).toEqual([
+      [["request"], { status: 200 }],
+      [["next"], {}]
+    ])
   })
 
   test("below the minimum level it writes nothing, and the fiber's annotations are as before", () => {

@@ -4,6 +4,7 @@
  * wage request's two forms), request examples a client can send as they are, and the response headers each answer
  * carries.
  */
+import * as RateLimitHeaders from "./RateLimit/Headers.ts"
 
 type Json = Record<string, any>
 
@@ -32,38 +33,22 @@ const requestSchemas = (spec: Json): Set<string> => {
   return names
 }
 
-const integer = { type: "integer", minimum: 0 }
 const text = { type: "string" }
 /** Each response header by its name; its component in the document is the name without dashes. */
 const HEADERS: Record<string, Json> = {
   "X-Request-Id": { description: "The request's id: the client's own if sane, else a new one", schema: text },
-  "RateLimit-Policy": { description: 'The key\'s bucket, `"default";q=<capacity>;w=60`', schema: text },
-  RateLimit: { description: '`"default";r=<whole tokens left>;t=<seconds until full>`', schema: text },
-  "X-RateLimit-Limit": { description: "Bucket capacity per minute", schema: integer },
-  "X-RateLimit-Remaining": { description: "Whole tokens left", schema: integer },
-  "X-RateLimit-Reset": { description: "Unix seconds when the bucket is full", schema: integer },
-  "Retry-After": {
-    description: "Whole seconds until a request can succeed again",
-    schema: { type: "integer", minimum: 1 }
-  },
+  ...RateLimitHeaders.DOCUMENTED,
   "WWW-Authenticate": { description: 'The scheme to use: `Bearer realm="tools-api"`', schema: text },
   Allow: { description: "The methods the path has", schema: text }
 }
 const component = (header: string) => header.replace(/-/g, "")
-const RATE_LIMITED = [
-  "RateLimit-Policy",
-  "RateLimit",
-  "X-RateLimit-Limit",
-  "X-RateLimit-Remaining",
-  "X-RateLimit-Reset"
-]
 
 /** The headers a response of this status on this path carries. */
 const headersOf = (path: string, status: string): Array<string> => {
   const names = ["X-Request-Id"]
   // a known caller's /v1 answers, 429 included, say where it stands; a 401 or an address's 429 has no key to count
-  if (path.startsWith("/v1/") && !["401", "404", "405", "503"].includes(status)) names.push(...RATE_LIMITED)
-  if (status === "429") names.push("Retry-After")
+  if (path.startsWith("/v1/") && !["401", "404", "405", "503"].includes(status)) names.push(...RateLimitHeaders.NAMES)
+  if (status === "429") names.push(RateLimitHeaders.RETRY_AFTER)
   if (status === "401") names.push("WWW-Authenticate")
   if (status === "405") names.push("Allow")
   return names

@@ -5,17 +5,10 @@
  */
 import { HttpServerResponse } from "effect/http"
 import type { CorsOrigins } from "../Config.ts"
+import * as RateLimitHeaders from "../RateLimit/Headers.ts"
 import type { Routes } from "./Routes.ts"
 
-const EXPOSED = [
-  "RateLimit-Policy",
-  "RateLimit",
-  "X-RateLimit-Limit",
-  "X-RateLimit-Remaining",
-  "X-RateLimit-Reset",
-  "Retry-After",
-  "X-Request-Id"
-].join(", ")
+const EXPOSED = [...RateLimitHeaders.EXPOSED, "X-Request-Id"].join(", ")
 
 /** Every request header the API reads: a browser app sending one of them must not be blocked by its preflight. */
 const ALLOWED_HEADERS = ["Authorization", "Content-Type", "X-Request-Id", "traceparent"].join(", ")

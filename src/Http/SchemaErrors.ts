@@ -8,7 +8,6 @@ import { Effect, type SchemaAST, type SchemaIssue } from "effect"
 import { HttpApiMiddleware } from "effect/http-api"
 import { RequestErrors } from "../Api.ts"
 import { InvalidRequest, InvalidValue, isInvalidValue } from "../Errors.ts"
-import { notJson } from "./Body.ts"
 import { clip } from "./Clip.ts"
 
 const show = (value: unknown): string => {
@@ -118,17 +117,9 @@ export const fromSchemaIssue = (issue: SchemaIssue.Issue): InvalidRequest | Inva
   return failure.marked ? new InvalidValue(fields) : new InvalidRequest(fields)
 }
 
-/** The framework's own words for a body its JSON.parse refused (HttpApiBuilder's payload decoding). */
-const FRAMEWORK_NOT_JSON = "Expected a valid JSON body"
-
-const isNotJson = (issue: SchemaIssue.Issue): boolean =>
-  issue._tag === "InvalidValue" && messageOf(issue.annotations) === FRAMEWORK_NOT_JSON
-
 export const RequestErrorsLive = HttpApiMiddleware.layerSchemaErrorTransform(RequestErrors, (error) =>
   error.kind === "Body" || error.kind === "ResponseHeaders"
     ? Effect.die(error)
-    : error.kind === "Payload" && isNotJson(error.cause.issue)
-      ? Effect.fail(notJson())
-      : // InvalidValue is declared by each endpoint with a marked field, where alone it can arise; the encoder finds it there.
-        Effect.fail(fromSchemaIssue(error.cause.issue) as InvalidRequest)
+    : // InvalidValue is declared by each endpoint with a marked field, where alone it can arise; the encoder finds it there.
+      Effect.fail(fromSchemaIssue(error.cause.issue) as InvalidRequest)
 )

@@ -4,7 +4,7 @@
  * spans, fiberId) with one plain `JSON.stringify`: the generic formatter's cycle-safe, redacting walk took a fifth
  * of a request's CPU for a line whose values are strings and numbers (bench/README.md).
  */
-import { Cause, Clock, Console, Context, type Fiber, Layer, Logger, LogLevel, References } from "effect"
+import { Cause, Clock, Console, Effect, type Fiber, Layer, Logger, LogLevel, References } from "effect"
 import { AppConfig } from "../Config.ts"
 import { stdoutSink } from "./LogSink.ts"
 
@@ -123,19 +123,19 @@ const ABOVE_INFO: ReadonlySet<LogLevel.LogLevel> = new Set(
 )
 
 /**
- * Writes `Effect.logInfo(message).pipe(Effect.annotateLogs(annotations))`'s record now, through the fiber's loggers
- * (JSON, pretty, OTLP): the request line, without the Effects and context frames of those two on every request.
- * With the JSON logger alone, as deployed, its line is made with the annotations in hand; any other logger reads
- * them from the fiber's context, which is rebuilt for it (a copy of the context a request, at its depth).
+ * `Effect.logInfo(message).pipe(Effect.annotateLogs(annotations))`, the request line. With the JSON logger alone, as
+ * deployed, the line is written now, made with the annotations in hand: the Effects and context frames of those two
+ * cost more than the line on every request. Any other logger (pretty, OTLP) gets it through `Effect.logInfo`.
  */
 export const logInfoNow = (
   fiber: Fiber.Fiber<unknown, unknown>,
   message: string,
   annotations: Readonly<Record<string, unknown>>
-): void => {
-  if (ABOVE_INFO.has(fiber.getRef(References.MinimumLogLevel))) return
+): Effect.Effect<void> => {
+  if (ABOVE_INFO.has(fiber.getRef(References.MinimumLogLevel))) return Effect.void
   const loggers = fiber.getRef(References.CurrentLoggers)
-  if (loggers.size === 0) return
+  if (loggers.size === 0) return Effect.void
+  if (loggers.size !== 1 || !loggers.has(jsonLogger)) return Effect.annotateLogs(Effect.logInfo(message), annotations)
   const outer = fiber.getRef(References.CurrentLogAnnotations)
   let merged = annotations
   for (const _ in outer) {
@@ -143,15 +143,6 @@ export const logInfoNow = (
     break
   }
   const date = new Date(fiber.getRef(Clock.Clock).currentTimeMillisUnsafe())
-  if (loggers.size === 1 && loggers.has(jsonLogger)) {
-    fiber.getRef(Console.Console).log(jsonLine(fiber, date, "Info", message, Cause.empty, merged))
-    return
-  }
-  const previous = fiber.context
-  fiber.setContext(Context.add(previous, References.CurrentLogAnnotations, merged))
-  try {
-    for (const logger of loggers) logger.log({ cause: Cause.empty, fiber, date, logLevel: "Info", message: [message] })
-  } finally {
-    fiber.setContext(previous)
-  }
+  fiber.getRef(Console.Console).log(jsonLine(fiber, date, "Info", message, Cause.empty, merged))
+  return Effect.void
 }

@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test"
 import * as fc from "fast-check"
-import { depthOf, MAX_JSON_DEPTH } from "../../src/Http/Body.ts"
+import { depthOf, MAX_JSON_DEPTH } from "../../src/Http/RequestBody.ts"
 import { ToolsApi } from "../../src/Api.ts"
 import { makeRoutes } from "../../src/Http/Routes.ts"
 import { expectWithinContract } from "../support/Contract.ts"

@@ -7,6 +7,7 @@
 import { Cause, Context, Effect, type Fiber, Redacted, Schema, type Types } from "effect"
 import { Cookies, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiSecurity } from "effect/http-api"
+import { ApiKeyStore } from "../Services/ApiKeyStore.ts"
 import {
   InternalError,
   InternalErrorWire,
@@ -24,7 +25,6 @@ import { corsHeaders, preflight } from "./Cors.ts"
 import { logInfoNow } from "../Observability/Logger.ts"
 import { observe } from "../Observability/Metrics.ts"
 import { ApiRoutes, pathOf, type Routes } from "./Routes.ts"
-import { ApiKeyStore } from "../Services/ApiKeyStore.ts"
 
 /** What the edge knows of a request as it arrives: its id and when it started. */
 interface Arrival {
@@ -35,6 +35,16 @@ interface Arrival {
 /** A client's own id is kept when sane: 1 to 128 visible ASCII characters. */
 const SANE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/
 
+/**
+ * The bearer credential as `Authentication` reads it (the framework's own decoding), from the request in the fiber's
+ * context; a bearer credential is read from the headers alone, so no search parameters are needed.
+ */
+const credential = HttpApiBuilder.securityDecode(HttpApiSecurity.bearer) as Effect.Effect<
+  Redacted.Redacted<string>,
+  never,
+  HttpServerRequest.HttpServerRequest
+>
+
 const arrive = (request: HttpServerRequest.HttpServerRequest): Arrival => {
   const supplied = request.headers["x-request-id"]
   return {
@@ -42,12 +52,6 @@ const arrive = (request: HttpServerRequest.HttpServerRequest): Arrival => {
     started: performance.now()
   }
 }
-
-/** The bearer credential as the `Authentication` middleware reads it: the framework's own decoding. */
-const credential = HttpApiBuilder.securityDecode(HttpApiSecurity.bearer).pipe(
-  // a bearer credential is read from the headers alone
-  Effect.provideService(HttpServerRequest.ParsedSearchParams, {})
-)
 
 const envelope = <S extends Schema.Codec<any, any>>(wire: S, status: number, error: S["Type"]) =>
   HttpServerResponse.text(JSON.stringify(Schema.encodeSync(wire)(error)), { status, contentType: "application/json" })
@@ -181,15 +185,18 @@ export const EdgeLive = HttpRouter.middleware(
   Effect.gen(function* () {
     const drain = yield* Drain
     const routes = yield* ApiRoutes
-    const keys = yield* ApiKeyStore
     const { corsOrigins } = yield* AppConfig
+    const keys = yield* ApiKeyStore
 
-    /** The caller of an API route, for the log line: whom `Authentication` admits with the same credential. */
+    /**
+     * The caller an API answer went to, for the log line: whom `Authentication` admits with the same credential
+     * (a digest lookup, as it does), since what it provides lives inside the request and the line is written here.
+     */
     const keyIdOf = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<string | undefined> =>
       routes.routeOf(pathOf(request.url))?.startsWith("/v1/") === true
-        ? Effect.map(Effect.provideService(credential, HttpServerRequest.HttpServerRequest, request), (key) =>
-            key === undefined ? undefined : keys.authenticate(Redacted.value(key))?.id
-          )
+        ? (Effect.map(credential, (key) => keys.authenticate(Redacted.value(key))?.id) as Effect.Effect<
+            string | undefined
+          >)
         : Effect.succeed(undefined)
 
     return (httpEffect): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled> =>

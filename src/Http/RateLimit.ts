@@ -3,6 +3,7 @@
  * every answer to a known caller, refused or not, carries the rate-limit headers (`RateLimit/Headers.ts`).
  */
 import { Clock, Effect, Layer } from "effect"
+import { type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { CurrentCaller, RateLimit } from "../Api.ts"
 import { RateLimited } from "../Errors.ts"
 import { countRateLimited } from "../Observability/Metrics.ts"
@@ -17,20 +18,39 @@ export const RateLimitLive = Layer.effect(
     const limiter = yield* RateLimiter
     const traced = yield* TracedSteps
 
-    const decided = <A, E, R>(decision: RateLimitDecision, now: number, next: Effect.Effect<A, E, R>) =>
-      Effect.andThen(
-        respondWith(RateLimitHeaders.headersOf(decision, now)),
-        (): Effect.Effect<A, E | RateLimited, R> => {
-          if (decision.allowed) return next
-          countRateLimited("key")
-          return Effect.fail(
-            new RateLimited({
-              message: `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${seconds(decision.retryAfterSeconds)}`,
-              retryAfterSeconds: decision.retryAfterSeconds
-            })
-          )
-        }
+    /**
+     * The headers of the decision on whatever the caller is answered: set on a response the steps after this one
+     * made, or, for a 429 here or an error they fail with (encoded later, outside the middleware), through the
+     * framework's pre-response hook.
+     */
+    const decided = <E, R>(
+      decision: RateLimitDecision,
+      now: number,
+      next: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+    ): Effect.Effect<
+      HttpServerResponse.HttpServerResponse,
+      E | RateLimited,
+      R | HttpServerRequest.HttpServerRequest
+    > => {
+      const headers = RateLimitHeaders.headersOf(decision, now)
+      if (decision.allowed) {
+        return Effect.matchCauseEffect(next, {
+          onSuccess: (response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)),
+          onFailure: (cause) => Effect.andThen(respondWith(headers), Effect.failCause(cause))
+        })
+      }
+      countRateLimited("key")
+      const retry = seconds(decision.retryAfterSeconds)
+      return Effect.andThen(
+        respondWith(headers),
+        Effect.fail(
+          new RateLimited({
+            message: `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${retry}`,
+            retryAfterSeconds: decision.retryAfterSeconds
+          })
+        )
       )
+    }
 
     // With the buckets in this process (and no span to record the take in), the take is a plain call: the
     // limiter's Effect costs more than the bucket's arithmetic.

@@ -1,7 +1,7 @@
 /**
- * What the service adds to the framework's request span, from the middleware that knows it: the caller's id and
- * child spans for the rate limiter and the tool. Only when traces are exported (OTEL_* settings, Otlp.ts): the
- * service's own steps then cost nothing when nobody collects their spans.
+ * What the service adds to the framework's request span, from the middleware that knows it: the caller's id, and
+ * child spans for the rate limiter and the tool when traces are exported (OTEL_* settings, Otlp.ts), so those cost
+ * nothing when nobody collects them.
  */
 import { Effect } from "effect"
 import { AppConfig } from "../Config.ts"

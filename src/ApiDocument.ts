@@ -1,8 +1,8 @@
 /**
- * The OpenAPI document as the service serves it, finished where the schemas cannot say it themselves: request
- * bodies allow unknown fields (the service ignores them), the schemas a tool gives as JSON Schema of its own (the
- * wage request's two forms), request examples a client can send as they are, and the response headers each answer
- * carries.
+ * The OpenAPI document as the service serves it, finished where the schemas cannot say it themselves: the schemas a
+ * tool gives as JSON Schema of its own (the wage request's two forms), request examples a client can send as they
+ * are, and the response headers each answer carries. Request bodies keep the generated `additionalProperties: false`:
+ * the service refuses a field an endpoint does not define.
  */
 import * as RateLimitHeaders from "./RateLimit/Headers.ts"
 
@@ -14,24 +14,6 @@ const operations = (spec: Json): Array<[path: string, operation: Json]> =>
   Object.entries<Json>(spec.paths ?? {}).flatMap(([path, item]) =>
     Object.values<Json>(item).map((operation) => [path, operation] as [string, Json])
   )
-
-/** The component schemas a request body refers to, with the members of a union among them. */
-const requestSchemas = (spec: Json): Set<string> => {
-  const names = new Set<string>()
-  const visit = (schema: Json | undefined) => {
-    if (typeof schema?.$ref === "string" && schema.$ref.startsWith(REF)) {
-      const name = schema.$ref.slice(REF.length)
-      if (names.has(name)) return
-      names.add(name)
-      visit(spec.components?.schemas?.[name])
-    }
-    for (const member of [...(schema?.anyOf ?? []), ...(schema?.oneOf ?? [])]) visit(member)
-  }
-  for (const [, operation] of operations(spec)) {
-    for (const media of Object.values<Json>(operation.requestBody?.content ?? {})) visit(media.schema)
-  }
-  return names
-}
 
 const text = { type: "string" }
 /** Each response header by its name; its component in the document is the name without dashes. */
@@ -66,7 +48,6 @@ export const describeAsServed =
   (jsonSchemas: Readonly<Record<string, object>>) =>
   (spec: Json): Json => {
     const schemas = spec.components?.schemas ?? {}
-    for (const name of requestSchemas(spec)) if (schemas[name] !== undefined) delete schemas[name].additionalProperties
     for (const [name, schema] of Object.entries(jsonSchemas)) {
       if (schemas[name] !== undefined) schemas[name] = structuredClone(schema)
     }

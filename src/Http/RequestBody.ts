@@ -13,6 +13,7 @@ import { AppConfig } from "../Config.ts"
 import { InvalidRequest, PayloadTooLarge } from "../Errors.ts"
 import { TracedSteps } from "../Observability/Tracing.ts"
 import { clip } from "./Clip.ts"
+import { fieldsOf } from "./Fields.ts"
 import { ReadRequest } from "./ReadRequest.ts"
 
 /**
@@ -52,23 +53,41 @@ const unreadable = () => new InvalidRequest({ message: "The request body could n
 /** A body that is not JSON. */
 const notJson = () => new InvalidRequest({ message: "The request body is not valid JSON" })
 
-const parses = (text: string): boolean => {
+const NOT_JSON: unique symbol = Symbol("not JSON")
+
+const parse = (text: string): unknown => {
   try {
-    JSON.parse(text)
-    return true
+    return JSON.parse(text)
   } catch {
-    return false
+    return NOT_JSON
   }
 }
 
-/** The text read, checked: a JSON object in depth bounds, or the first of its faults. */
-const checkText = (text: string): InvalidRequest | undefined => {
-  if (!parses(text)) return notJson()
-  if (text.trimStart()[0] !== "{") return new InvalidRequest({ message: "The request body must be a JSON object" })
+/** The first field the endpoint does not take, in the body's order, and the fields it takes. */
+const unknownField = (body: object, fields: ReadonlySet<string>): InvalidRequest | undefined => {
+  for (const name in body) {
+    if (fields.has(name)) continue
+    const path = clip(name)
+    const takes = [...fields].join(", ")
+    return new InvalidRequest({
+      message: `${path} is not a field of this endpoint; it takes ${takes}`,
+      details: [{ path, message: `is not a field of this endpoint (it takes ${takes})` }]
+    })
+  }
+  return undefined
+}
+
+/** The text read, checked: a JSON object in depth bounds with only the endpoint's fields, or the first fault. */
+const checkText = (text: string, fields: ReadonlySet<string> | undefined): InvalidRequest | undefined => {
+  const body = parse(text)
+  if (body === NOT_JSON) return notJson()
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    return new InvalidRequest({ message: "The request body must be a JSON object" })
+  }
   if (depthOf(text) > MAX_JSON_DEPTH) {
     return new InvalidRequest({ message: `The request body nests more than ${MAX_JSON_DEPTH} levels deep` })
   }
-  return undefined
+  return fields === undefined ? undefined : unknownField(body, fields)
 }
 
 /** The body as text, or undefined once it is over `maxBytes`: counted as it arrives, never buffered past it. */
@@ -141,7 +160,7 @@ export const RequestBodyLive = Layer.effect(
         >
         return Effect.flatMap(read(request.source as Request, declared, maxBodyBytes), (text): checked => {
           if (text === undefined) return Effect.fail(tooLarge)
-          const refused = checkText(text)
+          const refused = checkText(text, fieldsOf(endpoint))
           if (refused !== undefined) return Effect.fail(refused)
           return Effect.provideService(tool, HttpServerRequest.HttpServerRequest, new ReadRequest(request, text))
         })

@@ -56,6 +56,25 @@ describe("POST /v1/tools/user-agent-parser", () => {
     }
   })
 
+  test("the other operation's fields are ignored; a field neither defines is refused, named", async () => {
+    const parse = await app.post(UA_PATH, {
+      operation: "parse",
+      userAgent: CHROME_WINDOWS,
+      browser: "Firefox",
+      seed: 1
+    })
+    expect((await json(parse)).data.browser.name).toBe("Chrome")
+    const error = await errorOf(
+      await app.post(UA_PATH, { operation: "parse", userAgent: CHROME_WINDOWS, userAgnet: "typo" }),
+      400,
+      "invalid_request"
+    )
+    expect(error.details?.[0]?.path).toBe("userAgnet")
+    for (const field of ["operation", "userAgent", "headers", "browser", "os", "deviceType", "seed"]) {
+      expect(error.message).toContain(field)
+    }
+  })
+
   const rows: Array<[string, unknown, string]> = [
     ["operation missing", { userAgent: CHROME_WINDOWS }, "operation"],
     ["operation not a string", { operation: 1, userAgent: CHROME_WINDOWS }, "operation"],

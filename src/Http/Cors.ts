@@ -20,10 +20,15 @@ const allowed = (origins: CorsOrigins, origin: string | undefined): string | und
   return origins.has(origin) ? origin : undefined
 }
 
-/** The headers an allowed origin's response carries; undefined for any other request. */
-export const corsHeaders = (origins: CorsOrigins, origin: string | undefined): Record<string, string> | undefined => {
+const VARY_ONLY: Readonly<Record<string, string>> = { vary: "Origin" }
+
+/**
+ * The headers a response carries while CORS_ORIGINS is set: `Vary: Origin` on every one (a cache must not hand an
+ * answer made for one origin, or for none, to another), and the allow headers for an allowed origin.
+ */
+export const corsHeaders = (origins: CorsOrigins, origin: string | undefined): Readonly<Record<string, string>> => {
   const allow = allowed(origins, origin)
-  if (allow === undefined) return undefined
+  if (allow === undefined) return VARY_ONLY
   return { "access-control-allow-origin": allow, vary: "Origin", "access-control-expose-headers": EXPOSED }
 }
 

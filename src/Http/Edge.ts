@@ -123,7 +123,7 @@ const finish = (
   arrival: Arrival,
   keyId: string | undefined,
   response: HttpServerResponse.HttpServerResponse,
-  cors: Record<string, string> | undefined
+  cors: Readonly<Record<string, string>> | undefined
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   const durationMs = performance.now() - arrival.started
   const path = pathOf(request.url)

@@ -63,12 +63,13 @@ const first = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>, marke
   switch (issue._tag) {
     case "Pointer":
       return first(issue.issue, [...path, ...issue.path], marked)
-    case "Filter":
-      return first(
-        issue.issue,
-        path,
-        marked || isInvalidValue(issue.filter.annotations as Readonly<Record<PropertyKey, unknown>> | undefined)
-      )
+    case "Filter": {
+      const annotations = issue.filter.annotations as Readonly<Record<PropertyKey, unknown>> | undefined
+      const inner = first(issue.issue, path, marked || isInvalidValue(annotations))
+      // a check's own message (`isInt({ message })`) stands over the generic one of the value it refused
+      const message = messageOf(annotations)
+      return message === undefined || inner.path.length !== path.length ? inner : { ...inner, message }
+    }
     case "Encoding": {
       // A field's own annotations (a marked's message and mark) stand over its JSON codec's failure.
       const annotations = issue.ast.annotations as Readonly<Record<PropertyKey, unknown>> | undefined
@@ -112,7 +113,8 @@ const first = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>, marke
 export const fromSchemaIssue = (issue: SchemaIssue.Issue): InvalidRequest | InvalidValue => {
   const failure = first(issue, [], false)
   if (failure.path.length === 0) return new InvalidRequest({ message: failure.message })
-  const path = failure.path.map(String).join(".")
+  // a path holds the client's own keys (a header's name): each is echoed clipped, as every input is
+  const path = failure.path.map((segment) => clip(String(segment))).join(".")
   const fields = { message: `${path} ${failure.message}`, details: [{ path, message: failure.message }] }
   return failure.marked ? new InvalidValue(fields) : new InvalidRequest(fields)
 }

@@ -4,6 +4,7 @@
  * spans, fiberId) with one plain `JSON.stringify`: the generic formatter's cycle-safe, redacting walk took a fifth
  * of a request's CPU for a line whose values are strings and numbers (bench/README.md).
  */
+import { format } from "node:util"
 import { Cause, Clock, Console, Context, type Fiber, Layer, Logger, LogLevel, References } from "effect"
 import { AppConfig } from "../Config.ts"
 import { stdoutSink } from "./LogSink.ts"
@@ -92,16 +93,13 @@ const formatJson = Logger.make<unknown, string>(({ cause, date, fiber, logLevel,
 export const jsonLogger = Logger.withConsoleLog(formatJson)
 
 /**
- * The console the loggers write through: a line of text goes to standard output's sink (LogSink.ts), with the other
- * lines of its turn; anything else is written by `console.log` after them, in order.
+ * The console the loggers write through: every line goes to standard output's sink (LogSink.ts), with the other
+ * lines of its turn, in order.
  */
 const console_: Console.Console = {
   ...console,
-  log: (...args: ReadonlyArray<unknown>) => {
-    if (args.length === 1 && typeof args[0] === "string") return stdoutSink.line(args[0])
-    stdoutSink.flush()
-    console.log(...args)
-  }
+  log: (...args: ReadonlyArray<unknown>) =>
+    stdoutSink.line(args.length === 1 && typeof args[0] === "string" ? args[0] : format(...args))
 }
 
 export const LoggerLive = Layer.unwrap(

@@ -17,7 +17,7 @@ let redis: RedisServer
 beforeAll(async () => {
   redis = await startRedis()
 })
-afterAll(() => redis.stop())
+afterAll(() => redis?.stop())
 
 /** `n` concurrent POSTs with `key`, spread over `bases` in turn; each one's status and time to answer. */
 const burst = (bases: ReadonlyArray<string>, key: string, n: number) =>

@@ -55,7 +55,7 @@ beforeAll(async () => {
   redis = await startRedis()
 })
 afterAll(async () => {
-  await redis.stop()
+  await redis?.stop()
   rmSync(dir, { recursive: true, force: true })
 })
 

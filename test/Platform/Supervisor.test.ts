@@ -34,8 +34,8 @@ beforeAll(async () => {
   primary = await start({ ...common(), API_KEYS_FILE: keysFile }, undefined, 45_000)
 }, SLOW)
 afterAll(async () => {
-  expect(await primary.stop()).toBe(0)
-  await redis.stop()
+  if (primary !== undefined) expect(await primary.stop()).toBe(0)
+  await redis?.stop()
   rmSync(dir, { recursive: true, force: true })
 }, SLOW)
 

@@ -15,7 +15,7 @@ let redis: RedisServer
 beforeAll(async () => {
   redis = await startRedis(PASSWORD)
 })
-afterAll(() => redis.stop())
+afterAll(() => redis?.stop())
 
 test("a URL's host, port, credentials (percent-decoded), database and TLS become the client's options", () => {
   expect(clientOptions(new URL("redis://cache.internal"))).toEqual({ host: "cache.internal", port: 6379 })

@@ -108,7 +108,6 @@ describe("WORKERS=2", () => {
         const answering = Date.now() - stopped
         await until(() => workerPids().length === 3, 10_000)
         const replaced = Date.now() - stopped
-        console.log(`stopped worker: all new connections answered after ${answering} ms, replaced after ${replaced} ms`)
         expect(primary.stdout()).toContain('"message":"Worker stopped answering; killing it"')
         expect(answering).toBeLessThan(5_000)
         expect(replaced).toBeLessThan(5_000)

@@ -2,7 +2,7 @@
  * WORKERS=N: N processes serve one port (SO_REUSEPORT: the kernel spreads connections among them), supervised by a
  * primary that serves nothing (Supervisor.ts). More than one needs REDIS_URL, so that they share one rate limit.
  */
-import { Effect, Layer } from "effect"
+import { Cause, Effect, Layer } from "effect"
 import { AppConfig } from "../Config.ts"
 import { holdsNoKey } from "../Services/ApiKeyStore.ts"
 import { logDescriptorLimit } from "./Descriptors.ts"
@@ -35,5 +35,5 @@ export const launch = <E>(server: Layer.Layer<never, E>) =>
     return yield* supervise(workers, port, host, noKeys).pipe(Effect.provide(LoggerLive))
   }).pipe(
     Effect.provide(AppConfig.layer),
-    Effect.onError(() => Effect.sync(stdoutSink.flushSync))
+    Effect.onError((cause) => (Cause.hasInterruptsOnly(cause) ? Effect.void : Effect.sync(stdoutSink.flushSync)))
   )

@@ -6,12 +6,17 @@
  * Each write holds whole lines and at most PIPE_BUF bytes (a longer line alone): a pipe takes such a write whole,
  * so the workers, which share the primary's standard output, never interleave within a line.
  *
- * Writes never hold the service back: one at a time, off the event loop (`fs.write`, on a thread that may wait for a
- * full pipe), while new lines wait in a buffer of at most LIMIT_BYTES. Beyond it lines are dropped and counted
- * (`log_lines_dropped_total`); once writing goes on, one warning line says how many. At exit, whatever waits is
- * written before the process ends.
+ * Writes never hold the service back. A pipe (a shell's `|`, a container's log FIFO) is opened again, without
+ * blocking, for this process alone (its own open file, so the flag reaches no other process sharing the pipe): a full
+ * pipe refuses a write at once (EAGAIN), and it is tried again 1 ms later, then after twice as long each time
+ * it is refused, up to RETRY_MAX_MS (a reader that keeps up but fell behind for a moment is met at once). Any other output (a socket, a file, a
+ * terminal) is written off the event loop (`fs.write`, on a thread that may wait), one write at a time. Meanwhile
+ * new lines wait in a buffer of at most LIMIT_BYTES; beyond it they are dropped and counted
+ * (`log_lines_dropped_total`), and once writing goes on, one warning line says how many. At exit, whatever waits is
+ * written before the process ends (on a pipe, for at most EXIT_WAIT_MS).
  */
-import { write as writeAsync, writeSync } from "node:fs"
+import { constants, fstatSync, openSync, write as writeAsync, writeSync } from "node:fs"
+import { isatty } from "node:tty"
 import { Context, Metric } from "effect"
 
 /** The size Linux guarantees a pipe writes atomically. */
@@ -22,7 +27,10 @@ export const LIMIT_BYTES = 1024 * 1024
 
 const INITIAL_BYTES = 64 * 1024
 /** Waits before trying again a descriptor that said EAGAIN (made non-blocking by someone else): no busy spin. */
-const RETRY_MS = 20
+const RETRY_MS = 1
+const RETRY_MAX_MS = 64
+/** How long an exit waits for a pipe nobody reads before what is left is lost. */
+const EXIT_WAIT_MS = 2_000
 
 const NO_CONTEXT = Context.empty()
 const dropped_total = Metric.counter("log_lines_dropped_total", {
@@ -32,15 +40,48 @@ const dropped_total = Metric.counter("log_lines_dropped_total", {
 dropped_total.updateUnsafe(0, NO_CONTEXT)
 
 export interface SinkIo {
-  /** One write, off the event loop; calls back with the bytes taken. */
+  /** One write that never blocks the event loop; calls back (at once, or later) with the bytes taken. */
   readonly write: (fd: number, data: Uint8Array, done: (error: unknown, written: number) => void) => void
   /** One write now (at exit). */
   readonly writeSync: (fd: number, data: Uint8Array) => number
 }
 
-const nodeIo: SinkIo = {
+/** Writes on a thread of their own, which may wait for the output. */
+const threadIo: SinkIo = {
   write: (fd, data, done) => writeAsync(fd, data, (error, written) => done(error, written)),
   writeSync: (fd, data) => writeSync(fd, data)
+}
+
+/** Writes at once: on a non-blocking descriptor, taken or refused (EAGAIN); on a file, taken. */
+const nonBlockingIo: SinkIo = {
+  write: (fd, data, done) => {
+    let written: number
+    try {
+      written = writeSync(fd, data)
+    } catch (error) {
+      return done(error, 0)
+    }
+    done(null, written)
+  },
+  writeSync: (fd, data) => writeSync(fd, data)
+}
+
+/**
+ * `fd` as the sink writes it: a pipe opened again without blocking (Linux's /proc names it; a regular file opened
+ * again would have an offset of its own, so only a pipe is); a file or /dev/null as it is, at once, as no reader can
+ * hold it back; a socket or a terminal (which a reader, or Ctrl-S, can stop) by a thread.
+ */
+export const outputOf = (fd: number): { readonly fd: number; readonly io: SinkIo } => {
+  try {
+    const stat = fstatSync(fd)
+    if (stat.isFIFO()) {
+      return { fd: openSync(`/proc/self/fd/${fd}`, constants.O_WRONLY | constants.O_NONBLOCK), io: nonBlockingIo }
+    }
+    if (stat.isFile() || (stat.isCharacterDevice() && !isatty(fd))) return { fd, io: nonBlockingIo }
+  } catch {
+    // no /proc (macOS), or no reader yet: the thread waits instead
+  }
+  return { fd, io: threadIo }
 }
 
 /** The warning written when lines were dropped, in the JSON logger's shape. */
@@ -59,11 +100,17 @@ const isAgain = (error: unknown) => (error as { code?: unknown } | null)?.code =
 /** Lines for `fd`, encoded as they come and written after each turn; `io` does the system calls (tests pass theirs). */
 export const makeLineSink = (
   fd: number,
-  io: SinkIo = nodeIo,
-  options: { readonly limitBytes?: number; readonly retryMs?: number; readonly onDrop?: () => void } = {}
+  io: SinkIo = threadIo,
+  options: {
+    readonly limitBytes?: number
+    readonly retryMs?: number
+    readonly exitWaitMs?: number
+    readonly onDrop?: () => void
+  } = {}
 ) => {
   const limit = options.limitBytes ?? LIMIT_BYTES
   const retryMs = options.retryMs ?? RETRY_MS
+  const exitWaitMs = options.exitWaitMs ?? EXIT_WAIT_MS
   let buffer = Buffer.allocUnsafe(INITIAL_BYTES)
   let used = 0
   // where each line of this turn ends in `buffer`, so writes can be cut between lines
@@ -73,6 +120,9 @@ export const makeLineSink = (
   const queue: Array<Uint8Array> = []
   let queued = 0
   let writing = false
+  // refused (EAGAIN): the next try waits for a timer, not for the next line, longer each time
+  let refused = false
+  let delay = retryMs
   let dropped = 0
 
   /** This turn's lines as writes, onto the queue. */
@@ -82,7 +132,6 @@ export const makeLineSink = (
     const lineEnds = ends
     used = 0
     ends = []
-    buffer = Buffer.allocUnsafe(INITIAL_BYTES)
     let start = 0
     let end = 0
     for (const lineEnd of lineEnds) {
@@ -103,19 +152,30 @@ export const makeLineSink = (
     queued += text.byteLength
   }
 
+  const retry = (): void => {
+    refused = false
+    pump()
+  }
+
   const pump = (): void => {
     const head = queue[0]
-    if (writing || head === undefined) return
+    if (writing || refused || head === undefined) return
     writing = true
     io.write(fd, head, (error, written) => {
       writing = false
       if (error !== null && error !== undefined) {
-        // a full non-blocking descriptor: again a little later; anything else (a closed output) drops what waits
-        if (isAgain(error)) return void setTimeout(pump, retryMs)
+        // a full pipe: again a little later; anything else (a closed output) drops what waits
+        if (isAgain(error)) {
+          refused = true
+          setTimeout(retry, delay)
+          delay = Math.min(delay * 2, RETRY_MAX_MS)
+          return
+        }
         queue.length = 0
         queued = 0
         return
       }
+      delay = retryMs
       queued -= written
       if (written < head.byteLength) queue[0] = head.subarray(written)
       else queue.shift()
@@ -129,6 +189,9 @@ export const makeLineSink = (
     scheduled = false
     cut()
     pump()
+    // the buffer is reused when all of it is written; lines still waiting in it keep it, and the next turn has a new
+    // one (so does a burst's grown one)
+    if (queue.length > 0 || writing || buffer.length > INITIAL_BYTES) buffer = Buffer.allocUnsafe(INITIAL_BYTES)
   }
 
   /** Everything waiting, now: at exit, when nothing comes after. */
@@ -137,18 +200,18 @@ export const makeLineSink = (
     if (dropped > 0) enqueueWarning()
     // a write in flight is the writer thread's; the rest follows it
     const rest = writing ? queue.splice(1) : queue.splice(0)
+    queued = 0
+    const deadline = Date.now() + exitWaitMs
     for (let data of rest) {
-      let tries = 0
       while (data.length > 0) {
         try {
           data = data.subarray(io.writeSync(fd, data))
         } catch (error) {
-          if (!isAgain(error) || ++tries > 100) return
+          if (!isAgain(error) || Date.now() > deadline) return
           Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, retryMs)
         }
       }
     }
-    queued = 0
   }
 
   const line = (text: string): void => {
@@ -176,5 +239,8 @@ export const makeLineSink = (
 }
 
 /** Standard output's sink, its drops counted in `log_lines_dropped_total`, written out at exit too. */
-export const stdoutSink = makeLineSink(1, nodeIo, { onDrop: () => dropped_total.updateUnsafe(1, NO_CONTEXT) })
+const stdout = outputOf(1)
+export const stdoutSink = makeLineSink(stdout.fd, stdout.io, {
+  onDrop: () => dropped_total.updateUnsafe(1, NO_CONTEXT)
+})
 process.on("exit", stdoutSink.flushSync)

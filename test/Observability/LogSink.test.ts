@@ -111,6 +111,26 @@ describe("the line sink", () => {
     expect(() => sink.flushSync()).not.toThrow()
   })
 
+  test("a full pipe (EAGAIN) is tried again on a timer that backs off, not on every line and never in a spin", async () => {
+    let attempts = 0
+    const sink = makeLineSink(
+      1,
+      {
+        write: (_fd, _data, done) => (attempts++, done(again(), 0)),
+        writeSync: () => 0
+      },
+      { retryMs: 1 }
+    )
+    const until = Date.now() + 300
+    while (Date.now() < until) {
+      sink.line("waiting")
+      await turn()
+    }
+    // 1, 2, 4, ... 64 ms apart: about ten tries in 300 ms, whatever the lines
+    expect(attempts).toBeGreaterThan(3)
+    expect(attempts).toBeLessThan(20)
+  })
+
   test("while a write waits on a stopped reader, lines past the limit are dropped and counted; once it goes on, the rest follows and one warning says how many", async () => {
     const writes: Array<string> = []
     const held: Array<() => void> = []

@@ -34,9 +34,8 @@ const store = (env: Record<string, string>) => ApiKeyStore.layer.pipe(Layer.prov
 const authenticate = (env: Record<string, string>, keys: ReadonlyArray<string>) =>
   Effect.runPromiseExit(
     Effect.map(ApiKeyStore, (keyStore) => keys.map(keyStore.authenticate)).pipe(
-      Effect.provide(store(env)),
       // its start-up warnings are the subject of tests below, not of these
-      Effect.provide(Logger.layer([]))
+      Effect.provide(store(env).pipe(Layer.provide(Logger.layer([]))))
     )
   )
 

@@ -4,6 +4,7 @@
  * spans, fiberId) with one plain `JSON.stringify`: the generic formatter's cycle-safe, redacting walk took a fifth
  * of a request's CPU for a line whose values are strings and numbers (bench/README.md).
  */
+import { format } from "node:util"
 import { Cause, Clock, Console, Effect, type Fiber, Layer, Logger, LogLevel, References } from "effect"
 import { AppConfig } from "../Config.ts"
 import { stdoutSink } from "./LogSink.ts"
@@ -91,23 +92,46 @@ const formatJson = Logger.make<unknown, string>(({ cause, date, fiber, logLevel,
 /** The JSON lines through the fiber's `Console`, as Effect's own console loggers write. */
 export const jsonLogger = Logger.withConsoleLog(formatJson)
 
+/** A value of the pretty line: plain words as they are, anything else as JSON. */
+const prettyValue = (value: unknown): string => {
+  if (typeof value === "string") return /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value)
+  if (isPlain(value)) return String(value)
+  return stringify(value, false)
+}
+
+const time = (date: Date) =>
+  `${String(date.getHours()).padStart(2, "0")}:${String(date.getMinutes()).padStart(2, "0")}:` +
+  `${String(date.getSeconds()).padStart(2, "0")}.${String(date.getMilliseconds()).padStart(3, "0")}`
+
 /**
- * The console the loggers write through: a line of text goes to standard output's sink (LogSink.ts), with the other
- * lines of its turn; anything else is written by `console.log` after them, in order.
+ * LOG_FORMAT=pretty: one line a record, `[time] LEVEL (#fiber): message key=value ...` (Effect's pretty logger
+ * writes a line for each annotation: six or seven a request). A cause follows on its own lines.
+ */
+export const prettyLogger = Logger.withConsoleLog(
+  Logger.make<unknown, string>(({ cause, date, fiber, logLevel, message }) => {
+    const messages: ReadonlyArray<unknown> = Array.isArray(message) ? message : [message]
+    let text = `[${time(date)}] ${logLevel.toUpperCase()} (#${fiber.id}):`
+    for (const part of messages) text += ` ${typeof part === "string" ? part : prettyValue(part)}`
+    const annotations = fiber.getRef(References.CurrentLogAnnotations)
+    for (const key in annotations) text += ` ${key}=${prettyValue(annotations[key])}`
+    return cause.reasons.length > 0 ? `${text}\n${Cause.pretty(cause)}` : text
+  })
+)
+
+/**
+ * The console the loggers write through: every line goes to standard output's sink (LogSink.ts), with the other
+ * lines of its turn, in order.
  */
 const console_: Console.Console = {
   ...console,
-  log: (...args: ReadonlyArray<unknown>) => {
-    if (args.length === 1 && typeof args[0] === "string") return stdoutSink.line(args[0])
-    stdoutSink.flush()
-    console.log(...args)
-  }
+  log: (...args: ReadonlyArray<unknown>) =>
+    stdoutSink.line(args.length === 1 && typeof args[0] === "string" ? args[0] : format(...args))
 }
 
 export const LoggerLive = Layer.unwrap(
   AppConfig.useSync(({ logFormat, logLevel }) =>
     Layer.mergeAll(
-      Logger.layer([logFormat === "json" ? jsonLogger : Logger.consolePretty()]),
+      Logger.layer([logFormat === "json" ? jsonLogger : prettyLogger]),
       Layer.succeed(Console.Console, console_),
       Layer.succeed(References.MinimumLogLevel, LEVELS[logLevel])
     )

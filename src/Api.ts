@@ -40,14 +40,15 @@ export class Authentication extends HttpApiMiddleware.Service<Authentication, { 
   }
 ) {}
 
-/** The caller's token bucket: one token a request, or 429; the rate-limit headers on every answer to the caller. */
-export class RateLimit extends HttpApiMiddleware.Service<RateLimit, { requires: CurrentCaller }>()("app/RateLimit", {
-  error: RateLimitedWire
-}) {}
+/** The body, read within the size limit and judged: a JSON object of bounded depth with the endpoint's fields. */
+export class RequestBody extends HttpApiMiddleware.Service<RequestBody>()("app/RequestBody") {}
 
-/** The body, read within the size limit, as JSON: a JSON object of bounded depth, or 400/413. */
-export class RequestBody extends HttpApiMiddleware.Service<RequestBody>()("app/RequestBody", {
-  error: [InvalidRequestWire, PayloadTooLargeWire]
+/**
+ * The caller's token bucket: a request's tokens (one, or a batch's one a string), or 429, then the body's verdict
+ * (400/413); the rate-limit headers on every answer to the caller.
+ */
+export class RateLimit extends HttpApiMiddleware.Service<RateLimit, { requires: CurrentCaller }>()("app/RateLimit", {
+  error: [RateLimitedWire, InvalidRequestWire, PayloadTooLargeWire]
 }) {}
 
 /**
@@ -75,7 +76,7 @@ export class SystemGroup extends HttpApiGroup.make("system")
 
 /**
  * The API over a list of contracts: their endpoints in the `tools` group under /v1/tools, behind the API key, the
- * rate limit and the body checks (outermost first: the framework applies the last added outermost); health beside
+ * body checks and the rate limit (outermost first: the framework applies the last added outermost); health beside
  * them; the contract's errors on every route.
  */
 export const makeApi = <const T extends Contract.Contracts>(contracts: T) =>
@@ -83,8 +84,8 @@ export const makeApi = <const T extends Contract.Contracts>(contracts: T) =>
     .add(
       HttpApiGroup.make("tools")
         .add(...Contract.endpoints(contracts))
-        .middleware(RequestBody)
         .middleware(RateLimit)
+        .middleware(RequestBody)
         .middleware(Authentication)
         .annotateMerge(
           OpenApi.annotations({

@@ -1,10 +1,12 @@
 /**
- * A request whose body has been read: the same request for everything else. The body checks read the body once
- * (`RequestBody.ts`) and give the steps after them this request, as the framework's own middleware gives a changed
- * request (`request.modify`), so the payload decoding reads the text already in hand instead of the spent socket.
+ * A request whose body has been read and judged: the same request for everything else. The body checks read the
+ * body once (`RequestBody.ts`) and give the steps after them this request, as the framework's own middleware gives a
+ * changed request (`request.modify`): the rate limit reads the verdict (a refused body still takes its token) and
+ * the parsed body (a batch takes one a string), and the payload decoding reads the text instead of the spent socket.
  */
 import { Effect, Inspectable, type Option, Stream } from "effect"
 import { type Headers, HttpIncomingMessage, HttpServerRequest, UrlParams } from "effect/http"
+import type { InvalidRequest, PayloadTooLarge } from "../Errors.ts"
 
 /** Written out, not a prototype trick: `Object.create(request, ...)` cost 1.3 µs a request in JSC. */
 export class ReadRequest extends Inspectable.Class implements HttpServerRequest.HttpServerRequest {
@@ -14,7 +16,11 @@ export class ReadRequest extends Inspectable.Class implements HttpServerRequest.
 
   constructor(
     readonly request: HttpServerRequest.HttpServerRequest,
-    readonly body: string
+    readonly body: string,
+    /** The body as JSON, when it is a JSON object the checks accept. */
+    readonly parsed: object | undefined,
+    /** Why the checks refused the body, if they did. */
+    readonly refused: InvalidRequest | PayloadTooLarge | undefined
   ) {
     super()
     this.text = Effect.succeed(body)

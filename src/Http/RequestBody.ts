@@ -11,7 +11,6 @@ import { HttpIncomingMessage, HttpServerRequest } from "effect/http"
 import { RequestBody } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
 import { InvalidRequest, PayloadTooLarge } from "../Errors.ts"
-import { TracedSteps } from "../Observability/Tracing.ts"
 import { clip } from "./Clip.ts"
 import { fieldsOf } from "./Fields.ts"
 import { ReadRequest } from "./ReadRequest.ts"
@@ -77,8 +76,8 @@ const unknownField = (body: object, fields: ReadonlySet<string>): InvalidRequest
   return undefined
 }
 
-/** The text read, checked: a JSON object in depth bounds with only the endpoint's fields, or the first fault. */
-const checkText = (text: string, fields: ReadonlySet<string> | undefined): InvalidRequest | undefined => {
+/** The text read, judged: a JSON object in depth bounds with only the endpoint's fields, or the first fault. */
+const judge = (text: string, fields: ReadonlySet<string> | undefined): object | InvalidRequest => {
   const body = parse(text)
   if (body === NOT_JSON) return notJson()
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
@@ -87,7 +86,7 @@ const checkText = (text: string, fields: ReadonlySet<string> | undefined): Inval
   if (depthOf(text) > MAX_JSON_DEPTH) {
     return new InvalidRequest({ message: `The request body nests more than ${MAX_JSON_DEPTH} levels deep` })
   }
-  return fields === undefined ? undefined : unknownField(body, fields)
+  return (fields === undefined ? undefined : unknownField(body, fields)) ?? body
 }
 
 /** The body as text, or undefined once it is over `maxBytes`: counted as it arrives, never buffered past it. */
@@ -137,32 +136,32 @@ export const RequestBodyLive = Layer.effect(
   RequestBody,
   Effect.gen(function* () {
     const { maxBodyBytes } = yield* AppConfig
-    const traced = yield* TracedSteps
     const tooLarge = new PayloadTooLarge({ message: `The request body is over the limit of ${maxBodyBytes} bytes` })
     return RequestBody.of((httpEffect, { endpoint }) =>
       Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
+        // the verdict goes to the rate limit, which takes the caller's token first, refused or not
+        const judged = (text: string, refused: InvalidRequest | PayloadTooLarge | undefined, parsed?: object) =>
+          Effect.provideService(
+            httpEffect,
+            HttpServerRequest.HttpServerRequest,
+            new ReadRequest(request, text, parsed, refused)
+          )
         const contentType = request.headers["content-type"]
         if (contentType !== undefined && !isJson(contentType)) {
           // curl -d sends a form type and fetch with a string body text/plain: say what came and what to send instead.
           const received = JSON.stringify(clip(contentType))
-          return Effect.fail(
-            new InvalidRequest({
-              message: `Content-Type must be application/json, got ${received}; send Content-Type: application/json (curl --json)`
-            })
-          )
+          const message = `Content-Type must be application/json, got ${received}; send Content-Type: application/json (curl --json)`
+          return judged("", new InvalidRequest({ message }))
         }
         const declared = request.headers["content-length"]
-        if (declared !== undefined && Number(declared) > maxBodyBytes) return Effect.fail(tooLarge)
-        const tool = traced.span(`tool ${endpoint.identifier}`, httpEffect)
-        type checked = Effect.Effect<
-          Effect.Success<typeof tool>,
-          Effect.Error<typeof tool> | InvalidRequest | PayloadTooLarge
-        >
-        return Effect.flatMap(read(request.source as Request, declared, maxBodyBytes), (text): checked => {
-          if (text === undefined) return Effect.fail(tooLarge)
-          const refused = checkText(text, fieldsOf(endpoint))
-          if (refused !== undefined) return Effect.fail(refused)
-          return Effect.provideService(tool, HttpServerRequest.HttpServerRequest, new ReadRequest(request, text))
+        if (declared !== undefined && Number(declared) > maxBodyBytes) return judged("", tooLarge)
+        return Effect.matchEffect(read(request.source as Request, declared, maxBodyBytes), {
+          onFailure: (unreadable) => judged("", unreadable),
+          onSuccess: (text) => {
+            if (text === undefined) return judged("", tooLarge)
+            const verdict = judge(text, fieldsOf(endpoint))
+            return verdict instanceof InvalidRequest ? judged(text, verdict) : judged(text, undefined, verdict)
+          }
         })
       })
     )

@@ -3,6 +3,7 @@
  * any OpenAPI schema the generated one cannot express. A contract imports no implementation, so the API built from
  * contracts (`Api.ts`) bundles into a client without a parser, a data set or server code.
  */
+import { Context } from "effect"
 import type { HttpApiEndpoint } from "effect/http-api"
 
 export interface Contract<Endpoint extends HttpApiEndpoint.Constraint = any> {
@@ -26,3 +27,12 @@ export const endpoints = <const T extends Contracts>(contracts: T): readonly [En
 /** Every contract's JSON Schema overrides, by component name. */
 export const jsonSchemas = (contracts: Contracts): Readonly<Record<string, object>> =>
   Object.assign({}, ...contracts.map((contract) => contract.jsonSchemas ?? {}))
+
+/**
+ * How many tokens of the caller's bucket a request to an endpoint takes, from its body as sent (before its schema
+ * has checked it): one, unless the endpoint says otherwise with `.annotate(TokenCost, ...)` (a batch takes one a
+ * string). At least 1; the rate limit refuses a cost over the bucket's capacity (it could never pass).
+ */
+export const TokenCost = Context.Reference<(body: unknown) => number>("app/TokenCost", {
+  defaultValue: () => () => 1
+})

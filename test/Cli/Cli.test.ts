@@ -283,6 +283,18 @@ describe("the command line itself", () => {
     }
   }, 30_000)
 
+  test("offline, only UA_CACHE_SIZE is read: a bad one is one line naming it, the server's settings do not matter", async () => {
+    const bad = await cli(["parse"], { stdin: `${CHROME}\n`, env: { UA_CACHE_SIZE: "many" } })
+    expect(bad.code).toBe(1)
+    expect(bad.stdout).toBe("")
+    expect(bad.stderr.trim().split("\n")).toHaveLength(1)
+    expect(bad.stderr).toContain("UA_CACHE_SIZE")
+    const serverSettings = { PORT: "abc", WORKERS: "2", API_KEYS_FILE: "/nonexistent", UA_CACHE_SIZE: "0" }
+    const fine = await cli(["parse"], { stdin: `${CHROME}\n`, env: serverSettings })
+    expect(fine.code).toBe(0)
+    expect(fine.json).toEqual([await apiParse(CHROME)])
+  }, 30_000)
+
   for (const args of [[], ["serve"]]) {
     test(`tools-api ${args.join(" ") || "(no command)"} serves the API`, async () => {
       const running = await start({ API_KEYS: KEY }, undefined, 15_000, args)

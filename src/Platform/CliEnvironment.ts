@@ -61,10 +61,12 @@ const stdio = Stdio.make({
   stderrIsTerminal: Effect.sync(() => process.stderr.isTTY === true),
   stdout: () => writer(process.stdout, "stdout"),
   stderr: () => writer(process.stderr, "stderr"),
-  stdin: Stream.fromReadableStream({
-    evaluate: () => Bun.stdin.stream(),
-    onError: (cause) => failure("Stdio", "stdin", cause)
-  })
+  // read as files are, in 64 KiB blocks on demand, whether stdin is a file, a pipe or a terminal
+  stdin: Stream.suspend(() =>
+    Stream.fromAsyncIterable(createReadStream("", { fd: 0, highWaterMark: 1 << 16, autoClose: false }), (cause) =>
+      failure("Stdio", "stdin", cause)
+    )
+  )
 })
 
 const fileSystem = FileSystem.makeNoop({

@@ -72,7 +72,7 @@ const report = (name: string, lines: number, bytes: number, runs: ReadonlyArray<
       `${Math.round(lines / seconds)
         .toLocaleString("en")
         .padStart(8)} lines/s  ${seconds.toFixed(1).padStart(6)} s  ` +
-      `CPU ${cpu.toFixed(1)} s  peak RSS ${peak.toFixed(0)} MB`
+      `CPU ${cpu.toFixed(1)} s (${Math.round(lines / cpu).toLocaleString("en")} lines/CPU-s)  peak RSS ${peak.toFixed(0)} MB`
   )
 }
 

@@ -1,12 +1,14 @@
 /**
  * How an offline command ends when it cannot answer. Refused (the API would answer 400 or 422): the API's error body,
  * `{"error":{code,message,details?}}`, as one JSON line on stderr. A bad setting (UA_CACHE_SIZE): the server's one
- * line naming it. A bug: one line, no stack. Each is exit status 1; stdout carries answers only.
+ * line naming it. A bug: one line, no stack. Each is exit status 1; stdout carries answers only. Stopped by SIGINT or
+ * SIGTERM: 130, so a script does not take what was written for the whole answer.
  */
 import { Cause, Data, Effect, Runtime, Schema, Stdio, Stream } from "effect"
 import type { InvalidConfig } from "../Config.ts"
 import { InvalidRequest, InvalidRequestWire, InvalidValue, InvalidValueWire } from "../Errors.ts"
 import { reportStartFailure } from "../Platform/CommandLine.ts"
+import { exitOnInterrupt } from "../Platform/Runtime.ts"
 
 export class Refused extends Data.TaggedError("Refused")<{ readonly code: string }> {
   override readonly [Runtime.errorExitCode] = 1
@@ -39,6 +41,7 @@ export const report = <A, E, R>(
         const error = Cause.squash(cause)
         if (Cause.hasDies(cause)) return stderr(`tools-api: internal error: ${String(error)}\n`)
         return isInvalidConfig(error) ? Effect.sync(() => reportStartFailure(error)) : Effect.void
-      })
+      }),
+      exitOnInterrupt(130)
     )
   }) as never

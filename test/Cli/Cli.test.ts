@@ -164,6 +164,22 @@ describe("parse", () => {
     expect(fromStdin.json[2]).not.toHaveProperty("file")
   }, 30_000)
 
+  test("stopped by SIGINT midway: what was parsed is out, and exit status 130, not 0", async () => {
+    const proc = Bun.spawn([...command(), "parse"], {
+      env: { PATH: process.env.PATH ?? "" },
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe"
+    })
+    proc.stdin.write(`${CHROME}\n`)
+    await proc.stdin.flush()
+    const reader = proc.stdout.getReader()
+    const first = await reader.read() // the first answer is out; stdin stays open, so the run is not over
+    proc.kill("SIGINT")
+    expect(await proc.exited).toBe(130)
+    expect(JSON.parse(new TextDecoder().decode(first.value).trim())).toEqual(await apiParse(CHROME))
+  }, 30_000)
+
   test("a clean run says nothing on stderr when it is not a terminal", async () => {
     const result = await cli(["parse"], { stdin: `${CHROME}\n` })
     expect(result.stderr).toBe("")

@@ -77,7 +77,9 @@ const run = Effect.fn("Cli.parse")(
       if (now - shownAt < 1_000) return
       shownAt = now
       const rate = Math.round((lines * 1_000) / Math.max(1, now - started))
-      yield* stderr(`\r${lines.toLocaleString("en")} lines, ${rate.toLocaleString("en")} lines/s, ${failed} failed`)
+      yield* stderr(
+        `\r\x1b[K${lines.toLocaleString("en")} lines, ${rate.toLocaleString("en")} lines/s, ${failed} failed`
+      )
     })
 
     const one = (input: Input) =>
@@ -113,7 +115,7 @@ const run = Effect.fn("Cli.parse")(
         : options.files.map((file) => ({ file, bytes: file === "-" ? stdio.stdin : fs.stream(file) }))
     for (const input of inputs) yield* one(input)
 
-    if (showProgress) yield* stderr(`\r${lines.toLocaleString("en")} lines, ${failed} failed\n`)
+    if (showProgress) yield* stderr(`\r\x1b[K${lines.toLocaleString("en")} lines, ${failed} failed\n`)
     if (failed > 0 || unreadable > 0) {
       if (!showProgress && failed > 0) yield* stderr(`tools-api parse: ${failed} of ${lines} lines failed\n`)
       return yield* new LinesFailed({ failed, unreadable })

@@ -112,7 +112,9 @@ const run = Effect.fn("Cli.parse")(
     const inputs: ReadonlyArray<Input> =
       options.files.length === 0
         ? [{ file: undefined, bytes: stdio.stdin }]
-        : options.files.map((file) => ({ file, bytes: file === "-" ? stdio.stdin : fs.stream(file) }))
+        : options.files.map((file) =>
+            file === "-" ? { file: undefined, bytes: stdio.stdin } : { file, bytes: fs.stream(file) }
+          )
     for (const input of inputs) yield* one(input)
 
     if (showProgress) yield* stderr(`\r\x1b[K${lines.toLocaleString("en")} lines, ${failed} failed\n`)

@@ -108,8 +108,12 @@ describe("parse", () => {
     const fromStdin = await cli(["parse"], { stdin: `${FIREFOX}\n${CHROME}\n` })
     expect(fromStdin.code).toBe(0)
     expect(fromStdin.json).toEqual([await apiParse(FIREFOX), await apiParse(CHROME)])
-    const mixed = await cli(["parse", file("c.txt", `${CURL}\n`), "-"], { stdin: `${IPHONE}\n` })
-    expect(mixed.json).toEqual([await apiParse(CURL), await apiParse(IPHONE)])
+    const mixed = await cli(["parse", file("c.txt", `${CURL}\n`), "-"], { stdin: `${IPHONE}\n\n` })
+    expect(mixed.json).toEqual([
+      await apiParse(CURL),
+      await apiParse(IPHONE),
+      { line: 2, error: await apiParseError("") }
+    ])
   }, 30_000)
 
   test("a bad line is the API's error body on its own line, the run goes on, exit status 1", async () => {

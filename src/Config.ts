@@ -17,7 +17,7 @@ const LOG_FORMATS = ["json", "pretty"] as const
 export const WORKER_ENV = "TOOLS_API_WORKER"
 export const GENERATED_KEY_ENV = "TOOLS_API_GENERATED_KEY"
 
-const NAMES = [
+export const NAMES = [
   "PORT",
   "HOST",
   "API_KEYS",

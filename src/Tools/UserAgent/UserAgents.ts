@@ -4,7 +4,7 @@
  * traffic data set on first use only, so a process that never generates never pays for it; a generate that comes
  * while it loads waits for it, other requests do not.
  */
-import { Context, Effect, Layer, Metric, Random } from "effect"
+import { Context, Effect, Layer, Metric } from "effect"
 import { readFile } from "node:fs/promises"
 import trafficFile from "../../../node_modules/user-agents/dist/user-agents.json" with { type: "file" }
 import { AppConfig } from "../../Config.ts"
@@ -12,7 +12,7 @@ import { InvalidRequest } from "../../Errors.ts"
 import type { UserAgentInfo } from "./UserAgent.ts"
 import { parseAll, trafficEntries } from "./Traffic.ts"
 import { fill } from "./UserAgentFill.ts"
-import { buildPools, checkCombination, generate, type GenerateOptions } from "./UserAgentGenerate.ts"
+import { buildPools, checkCombination, generate, type GenerateOptions, seeded } from "./UserAgentGenerate.ts"
 import { parseUserAgent } from "./UserAgentNormalise.ts"
 import { makeParseCache } from "./ParseCache.ts"
 
@@ -107,7 +107,7 @@ export class UserAgents extends Context.Service<
         const wrong = checkCombination(options)
         if (wrong !== undefined) return yield* wrong
         const drawn = generate(yield* pools, options)
-        return yield* options.seed === undefined ? drawn : Random.withSeed(drawn, options.seed)
+        return yield* options.seed === undefined ? drawn : seeded(drawn, options.seed)
       })
 
       return UserAgents.of({ parse, generate: generateOne })

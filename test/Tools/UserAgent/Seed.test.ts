@@ -1,0 +1,57 @@
+/** A seed is used whole: integers that agree in their low 32 bits are different seeds. */
+import { afterAll, describe, expect, test } from "bun:test"
+import { Effect, Random } from "effect"
+import * as fc from "fast-check"
+import { seeded } from "../../../src/Tools/UserAgent/UserAgentGenerate.ts"
+import { json, makeTestApp, UA_PATH } from "../../support/TestApp.ts"
+
+const draws = (seed: number) => Effect.runSync(seeded(Effect.all([Random.next, Random.next, Random.next]), seed))
+const TWO_32 = 2 ** 32
+
+describe("seeded", () => {
+  test("property: seeds 2^32 apart (or of opposite sign) draw different numbers", () => {
+    fc.assert(
+      fc.property(fc.maxSafeInteger(), fc.integer({ min: -2_000_000, max: 2_000_000 }), (seed, k) => {
+        const other = seed + k * TWO_32
+        fc.pre(k !== 0 && Number.isSafeInteger(other))
+        expect(draws(other)).not.toEqual(draws(seed))
+      })
+    )
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: TWO_32 - 1 }), (seed) => {
+        expect(draws(-seed)).not.toEqual(draws(seed))
+        expect(draws(TWO_32 - seed)).not.toEqual(draws(-seed))
+      })
+    )
+  })
+
+  test("property: the same seed draws the same numbers; seeds below 2^32 draw what they always did", () => {
+    fc.assert(
+      fc.property(fc.maxSafeInteger(), (seed) => {
+        expect(draws(seed)).toEqual(draws(seed))
+      })
+    )
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: TWO_32 - 1 }), (seed) => {
+        expect(draws(seed)).toEqual(
+          Effect.runSync(Random.withSeed(Effect.all([Random.next, Random.next, Random.next]), seed))
+        )
+      })
+    )
+  })
+})
+
+describe("generate with a seed beyond 2^32", () => {
+  const app = makeTestApp({ perMinute: 1_000_000 })
+  afterAll(() => app.dispose())
+  const generated = async (seed: number) => {
+    const response = await app.post(UA_PATH, { operation: "generate", seed })
+    expect(response.status).toBe(200)
+    return (await json(response)).data.userAgent as string
+  }
+
+  test("42 and 4294967338 (42 + 2^32) give different strings; each gives its own again", async () => {
+    expect(await generated(4294967338)).not.toBe(await generated(42))
+    expect(await generated(4294967338)).toBe(await generated(4294967338))
+  })
+})

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test"
 import { type Running, start } from "./support/Process.ts"
+import { startRedis } from "./support/Redis.ts"
 
 setDefaultTimeout(60_000)
 
@@ -17,8 +18,8 @@ afterAll(async () => {
   await server.stop()
 })
 
-const from = (forwardedFor: string, key = "wrong") =>
-  fetch(`${server.base}/v1/tools/wage-estimator`, {
+const from = (forwardedFor: string, key = "wrong", base = server.base) =>
+  fetch(`${base}/v1/tools/wage-estimator`, {
     method: "POST",
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "x-forwarded-for": forwardedFor },
     body: '{"hourlyWage":1}'
@@ -45,5 +46,29 @@ describe("X-Forwarded-For behind a trusted proxy", () => {
     }
     expect(await from("2001:DB8:AA:BB:0:0:0:ffff")).toBe(429)
     expect(await from("2001:db8:aa:bc::1")).toBe(401)
+  })
+})
+
+describe("with REDIS_URL", () => {
+  test("junk values make no keys in Redis: one bucket, the peer's, which expires", async () => {
+    const redis = await startRedis()
+    const shared = await start({
+      API_KEYS: KEY,
+      AUTH_FAILURES_PER_MINUTE: "3",
+      TRUST_PROXY: "true",
+      REDIS_URL: redis.url
+    })
+    try {
+      const statuses: Array<number> = []
+      for (let i = 0; i < 30; i++) statuses.push(await from(`${i}:${"j".repeat(8_000)}`, "wrong", shared.base))
+      expect(new Set(statuses.slice(3))).toEqual(new Set([429]))
+      const keys = await redis.client.keys("*")
+      expect(keys.length).toBeGreaterThan(0)
+      expect(keys.every((key) => key.length < 100 && key.includes("127.0.0.1"))).toBe(true)
+      for (const key of keys) expect(await redis.client.pttl(key)).toBeGreaterThan(0)
+    } finally {
+      await shared.stop()
+      await redis.stop()
+    }
   })
 })

@@ -31,15 +31,16 @@ describe("SIGHUP while the keys file is half-written", () => {
         expect(await status(running.base, OLD)).toBe(200)
         writeFileSync(path, first)
         running.proc.kill("SIGHUP")
-        // the writer's pause: a second, probed throughout
+        // the writer's pause (well inside the 2 s after which a file without a final newline counts as finished),
+        // probed throughout
         const seen: Array<[number, number]> = []
-        const pauseEnds = Date.now() + 1_000
+        const pauseEnds = Date.now() + 700
         while (Date.now() < pauseEnds) {
           seen.push([await status(running.base, PREFIX), await status(running.base, OLD)])
           await Bun.sleep(50)
         }
         appendFileSync(path, rest)
-        expect(seen.length).toBeGreaterThan(5)
+        expect(seen.length).toBeGreaterThanOrEqual(3)
         expect(seen.filter(([prefix, old]) => prefix !== 401 || old !== 200)).toEqual([])
         await until(async () => (await status(running.base, NEW)) === 200)
         expect(await status(running.base, PREFIX)).toBe(401)

@@ -180,7 +180,11 @@ const emptyPool = (options: GenerateOptions): InvalidRequest => {
  * that text from ever reading as a number below 2^32, whose strings stay what they were.
  */
 export const seeded = <A, E, R>(self: Effect.Effect<A, E, R>, seed: number): Effect.Effect<A, E, R> =>
-  Random.withSeed(self, Number.isInteger(seed) && seed >= 0 && seed < 2 ** 32 ? seed : `seed:${seed}`)
+  Random.withSeed(self, wholeSeed(seed))
+
+/** The value `seeded` gives Effect's `Random.withSeed` for `seed`. */
+export const wholeSeed = (seed: number): number | string =>
+  Number.isInteger(seed) && seed >= 0 && seed < 2 ** 32 ? seed : `seed:${seed}`
 
 /** A random current user agent matching the options, drawn with the `Random` service in the context. */
 export const generate = (pools: Pools, options: GenerateOptions): Effect.Effect<UserAgentInfo, InvalidRequest> =>

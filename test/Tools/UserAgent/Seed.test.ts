@@ -1,8 +1,10 @@
 /** A seed is used whole: integers that agree in their low 32 bits are different seeds. */
 import { afterAll, describe, expect, test } from "bun:test"
-import { Effect, Random } from "effect"
+import { Effect, Layer, Random } from "effect"
 import * as fc from "fast-check"
+import { AppConfig } from "../../../src/Config.ts"
 import { seeded } from "../../../src/Tools/UserAgent/UserAgentGenerate.ts"
+import { UserAgents } from "../../../src/Tools/UserAgent/UserAgents.ts"
 import { json, makeTestApp, UA_PATH } from "../../support/TestApp.ts"
 
 const draws = (seed: number) => Effect.runSync(seeded(Effect.all([Random.next, Random.next, Random.next]), seed))
@@ -53,5 +55,22 @@ describe("generate with a seed beyond 2^32", () => {
   test("42 and 4294967338 (42 + 2^32) give different strings; each gives its own again", async () => {
     expect(await generated(4294967338)).not.toBe(await generated(42))
     expect(await generated(4294967338)).toBe(await generated(4294967338))
+  })
+})
+
+describe("a list with a seed (the command line's generate)", () => {
+  test("its first item is the single answer of the whole seed: 4294967338 is not 42", async () => {
+    const [single, first, other] = await Effect.runPromise(
+      Effect.gen(function* () {
+        const userAgents = yield* UserAgents
+        return [
+          (yield* userAgents.generate({ seed: 4294967338 })).userAgent,
+          (yield* userAgents.generateMany({ seed: 4294967338 }, 3))[0]?.userAgent,
+          (yield* userAgents.generateMany({ seed: 42 }, 3))[0]?.userAgent
+        ]
+      }).pipe(Effect.provide(UserAgents.layer.pipe(Layer.provide(AppConfig.fromEnv({})))))
+    )
+    expect(first).toBe(single)
+    expect(first).not.toBe(other)
   })
 })

@@ -49,9 +49,11 @@ describe("the first generate", () => {
       const before = answers.filter(([, answered]) => answered < generated!).length
       const waits = answers.map(([sent, answered]) => Math.round(answered - sent)).sort((a, b) => a - b)
       const figures = { sent: answers.length, before, medianWaitMs: waits[waits.length >> 1], maxWaitMs: waits.at(-1) }
-      console.log(`first generate: ${JSON.stringify(figures)}`)
-      expect(answers.length).toBeGreaterThanOrEqual(10)
-      expect(before / answers.length).toBeGreaterThanOrEqual(0.7)
+      // the figures show when it fails
+      expect({ figures, enough: answers.length >= 10 && before / answers.length >= 0.7 }).toEqual({
+        figures,
+        enough: true
+      })
     } finally {
       await running.stop()
     }

@@ -110,10 +110,20 @@ export class RateLimiter extends Context.Service<
   static readonly Test = (options: RateLimiterOptions, store: Store = makeMemoryStore()) =>
     Layer.effect(RateLimiter, Effect.provideService(make(options), Limiter.RateLimiterStore, store))
 }
+/** Buckets in this process, idle ones swept while the layer lasts. */
+const layerStoreMemory = Layer.effect(
+  Limiter.RateLimiterStore,
+  Effect.gen(function* () {
+    const store = makeMemoryStore()
+    yield* store.sweepEvery
+    return store
+  })
+)
+
 /** With RATE_LIMIT_PER_MINUTE, AUTH_FAILURES_PER_MINUTE; in Redis with REDIS_URL, so all instances share one limit. */
 export const RateLimiterLive: Layer.Layer<RateLimiter, InvalidConfig, AppConfig> = Layer.unwrap(
   Effect.map(AppConfig, (s) => {
-    const store = s.redisUrl === undefined ? Layer.sync(Limiter.RateLimiterStore, makeMemoryStore) : layerStoreFailOpen
+    const store = s.redisUrl === undefined ? layerStoreMemory : layerStoreFailOpen
     const options = { perMinute: s.ratePerMinute, authFailuresPerMinute: s.authFailuresPerMinute }
     return Layer.effect(RateLimiter, make(options)).pipe(Layer.provide(store))
   })

@@ -1,7 +1,8 @@
 /**
  * The user-agent parser and generator as a service. Parsing is pure (`Tools/UserAgent/UserAgentNormalise.ts`); this adds a
  * bounded cache, because real traffic repeats a few thousand strings and a parse is costly. Generation loads the
- * traffic data set on first use only, so a process that never generates never pays for it.
+ * traffic data set on first use only, so a process that never generates never pays for it; a generate that comes
+ * while it loads waits for it, other requests do not.
  */
 import { Context, Effect, Layer, Metric, Random } from "effect"
 import { readFile } from "node:fs/promises"
@@ -9,7 +10,9 @@ import trafficFile from "../../../node_modules/user-agents/dist/user-agents.json
 import { AppConfig } from "../../Config.ts"
 import { InvalidRequest } from "../../Errors.ts"
 import type { UserAgentInfo } from "./UserAgent.ts"
-import { buildPools, checkCombination, generate, type GenerateOptions, type TrafficEntry } from "./UserAgentGenerate.ts"
+import { parseAll, trafficEntries } from "./Traffic.ts"
+import { fill } from "./UserAgentFill.ts"
+import { buildPools, checkCombination, generate, type GenerateOptions, seeded, wholeSeed } from "./UserAgentGenerate.ts"
 import { parseUserAgent } from "./UserAgentNormalise.ts"
 import { makeParseCache } from "./ParseCache.ts"
 
@@ -22,7 +25,8 @@ export interface GenerateRequestOptions extends GenerateOptions {
  * answer, and `"<seed>:<index>"` after it. Each item stands alone, so a batch of n is the first n of any longer one
  * with the same seed and options, and a long batch can be made page by page.
  */
-export const itemSeed = (seed: number, index: number): number | string => (index === 0 ? seed : `${seed}:${index}`)
+export const itemSeed = (seed: number, index: number): number | string =>
+  index === 0 ? wholeSeed(seed) : `${seed}:${index}`
 
 const invalid = (path: string, problem: string) =>
   new InvalidRequest({ message: `${path} ${problem}`, details: [{ path, message: problem }] })
@@ -64,19 +68,17 @@ const safeParse = (userAgent: string, headers?: Readonly<Record<string, string>>
 }
 
 /**
- * The data set's strings with their weights. Its JSON file is read by path (and embedded in the compiled binary by
- * the import) rather than through the package's module, which would keep all 10,000 entries with every field
- * (screen sizes, plugins, ...) alive for good: read once, cut to two fields, the rest is garbage (about 10 MB of heap).
+ * The pools from the data set's strings and weights. Its JSON file is read by path (and embedded in the compiled
+ * binary by the import) rather than through the package's module, which would keep all 10,000 entries with every
+ * field (screen sizes, plugins, ...) alive for good: read once, cut to two fields, the rest is garbage (about 10 MB of
+ * heap). Read and parsed a slice at a time (Traffic.ts), so other requests go on meanwhile.
  */
-const traffic = async (): Promise<Array<TrafficEntry>> => {
-  const entries: ReadonlyArray<TrafficEntry> = JSON.parse(await readFile(trafficFile as unknown as string, "utf8"))
-  return entries.map(({ userAgent, weight }) => ({ userAgent, weight }))
-}
-
-const loadPools = Effect.promise(traffic).pipe(
-  Effect.map((entries) => buildPools(entries, (ua) => safeParse(ua))),
-  Effect.withSpan("UserAgents.loadPools")
-)
+const loadPools = Effect.gen(function* () {
+  const text = yield* Effect.promise(() => readFile(trafficFile as unknown as string, "utf8"))
+  const entries = yield* trafficEntries(text)
+  const parsed = yield* parseAll([...entries.map((entry) => entry.userAgent), ...fill], (ua) => safeParse(ua))
+  return buildPools(entries, (ua) => parsed.get(ua) ?? safeParse(ua))
+}).pipe(Effect.withSpan("UserAgents.loadPools"))
 
 export class UserAgents extends Context.Service<
   UserAgents,
@@ -126,7 +128,7 @@ export class UserAgents extends Context.Service<
         const wrong = check(options)
         if (wrong !== undefined) return yield* wrong
         const drawn = generate(yield* pools, options)
-        return yield* options.seed === undefined ? drawn : Random.withSeed(drawn, options.seed)
+        return yield* options.seed === undefined ? drawn : seeded(drawn, options.seed)
       })
 
       const generateMany = Effect.fn("UserAgents.generateMany")(function* (

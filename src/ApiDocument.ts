@@ -1,9 +1,10 @@
 /**
- * The OpenAPI document as the service serves it, finished where the schemas cannot say it themselves: request
- * bodies allow unknown fields (the service ignores them), the schemas a tool gives as JSON Schema of its own (the
- * wage request's two forms), request examples a client can send as they are, and the response headers each answer
- * carries.
+ * The OpenAPI document as the service serves it, finished where the schemas cannot say it themselves: the schemas a
+ * tool gives as JSON Schema of its own (the wage request's two forms), request examples a client can send as they
+ * are, and the response headers each answer carries. Request bodies keep the generated `additionalProperties: false`:
+ * the service refuses a field an endpoint does not define.
  */
+import * as RateLimitHeaders from "./RateLimit/Headers.ts"
 
 type Json = Record<string, any>
 
@@ -14,56 +15,22 @@ const operations = (spec: Json): Array<[path: string, operation: Json]> =>
     Object.values<Json>(item).map((operation) => [path, operation] as [string, Json])
   )
 
-/** The component schemas a request body refers to, with the members of a union among them. */
-const requestSchemas = (spec: Json): Set<string> => {
-  const names = new Set<string>()
-  const visit = (schema: Json | undefined) => {
-    if (typeof schema?.$ref === "string" && schema.$ref.startsWith(REF)) {
-      const name = schema.$ref.slice(REF.length)
-      if (names.has(name)) return
-      names.add(name)
-      visit(spec.components?.schemas?.[name])
-    }
-    for (const member of [...(schema?.anyOf ?? []), ...(schema?.oneOf ?? [])]) visit(member)
-  }
-  for (const [, operation] of operations(spec)) {
-    for (const media of Object.values<Json>(operation.requestBody?.content ?? {})) visit(media.schema)
-  }
-  return names
-}
-
-const integer = { type: "integer", minimum: 0 }
 const text = { type: "string" }
 /** Each response header by its name; its component in the document is the name without dashes. */
 const HEADERS: Record<string, Json> = {
   "X-Request-Id": { description: "The request's id: the client's own if sane, else a new one", schema: text },
-  "RateLimit-Policy": { description: 'The key\'s bucket, `"default";q=<capacity>;w=60`', schema: text },
-  RateLimit: { description: '`"default";r=<whole tokens left>;t=<seconds until full>`', schema: text },
-  "X-RateLimit-Limit": { description: "Bucket capacity per minute", schema: integer },
-  "X-RateLimit-Remaining": { description: "Whole tokens left", schema: integer },
-  "X-RateLimit-Reset": { description: "Unix seconds when the bucket is full", schema: integer },
-  "Retry-After": {
-    description: "Whole seconds until a request can succeed again",
-    schema: { type: "integer", minimum: 1 }
-  },
+  ...RateLimitHeaders.DOCUMENTED,
   "WWW-Authenticate": { description: 'The scheme to use: `Bearer realm="tools-api"`', schema: text },
   Allow: { description: "The methods the path has", schema: text }
 }
 const component = (header: string) => header.replace(/-/g, "")
-const RATE_LIMITED = [
-  "RateLimit-Policy",
-  "RateLimit",
-  "X-RateLimit-Limit",
-  "X-RateLimit-Remaining",
-  "X-RateLimit-Reset"
-]
 
 /** The headers a response of this status on this path carries. */
 const headersOf = (path: string, status: string): Array<string> => {
   const names = ["X-Request-Id"]
   // a known caller's /v1 answers, 429 included, say where it stands; a 401 or an address's 429 has no key to count
-  if (path.startsWith("/v1/") && !["401", "404", "405", "503"].includes(status)) names.push(...RATE_LIMITED)
-  if (status === "429") names.push("Retry-After")
+  if (path.startsWith("/v1/") && !["401", "404", "405", "503"].includes(status)) names.push(...RateLimitHeaders.NAMES)
+  if (status === "429") names.push(RateLimitHeaders.RETRY_AFTER)
   if (status === "401") names.push("WWW-Authenticate")
   if (status === "405") names.push("Allow")
   return names
@@ -81,7 +48,6 @@ export const describeAsServed =
   (jsonSchemas: Readonly<Record<string, object>>) =>
   (spec: Json): Json => {
     const schemas = spec.components?.schemas ?? {}
-    for (const name of requestSchemas(spec)) if (schemas[name] !== undefined) delete schemas[name].additionalProperties
     for (const [name, schema] of Object.entries(jsonSchemas)) {
       if (schemas[name] !== undefined) schemas[name] = structuredClone(schema)
     }

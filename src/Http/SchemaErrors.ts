@@ -8,7 +8,6 @@ import { Effect, type SchemaAST, type SchemaIssue } from "effect"
 import { HttpApiMiddleware } from "effect/http-api"
 import { RequestErrors } from "../Api.ts"
 import { InvalidRequest, InvalidValue, isInvalidValue } from "../Errors.ts"
-import { notJson } from "./Body.ts"
 import { clip } from "./Clip.ts"
 
 const show = (value: unknown): string => {
@@ -64,12 +63,13 @@ const first = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>, marke
   switch (issue._tag) {
     case "Pointer":
       return first(issue.issue, [...path, ...issue.path], marked)
-    case "Filter":
-      return first(
-        issue.issue,
-        path,
-        marked || isInvalidValue(issue.filter.annotations as Readonly<Record<PropertyKey, unknown>> | undefined)
-      )
+    case "Filter": {
+      const annotations = issue.filter.annotations as Readonly<Record<PropertyKey, unknown>> | undefined
+      const inner = first(issue.issue, path, marked || isInvalidValue(annotations))
+      // a check's own message (`isInt({ message })`) stands over the generic one of the value it refused
+      const message = messageOf(annotations)
+      return message === undefined || inner.path.length !== path.length ? inner : { ...inner, message }
+    }
     case "Encoding": {
       // A field's own annotations (a marked's message and mark) stand over its JSON codec's failure.
       const annotations = issue.ast.annotations as Readonly<Record<PropertyKey, unknown>> | undefined
@@ -113,22 +113,15 @@ const first = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>, marke
 export const fromSchemaIssue = (issue: SchemaIssue.Issue): InvalidRequest | InvalidValue => {
   const failure = first(issue, [], false)
   if (failure.path.length === 0) return new InvalidRequest({ message: failure.message })
-  const path = failure.path.map(String).join(".")
+  // a path holds the client's own keys (a header's name): each is echoed clipped, as every input is
+  const path = failure.path.map((segment) => clip(String(segment))).join(".")
   const fields = { message: `${path} ${failure.message}`, details: [{ path, message: failure.message }] }
   return failure.marked ? new InvalidValue(fields) : new InvalidRequest(fields)
 }
 
-/** The framework's own words for a body its JSON.parse refused (HttpApiBuilder's payload decoding). */
-const FRAMEWORK_NOT_JSON = "Expected a valid JSON body"
-
-const isNotJson = (issue: SchemaIssue.Issue): boolean =>
-  issue._tag === "InvalidValue" && messageOf(issue.annotations) === FRAMEWORK_NOT_JSON
-
 export const RequestErrorsLive = HttpApiMiddleware.layerSchemaErrorTransform(RequestErrors, (error) =>
   error.kind === "Body" || error.kind === "ResponseHeaders"
     ? Effect.die(error)
-    : error.kind === "Payload" && isNotJson(error.cause.issue)
-      ? Effect.fail(notJson())
-      : // InvalidValue is declared by each endpoint with a marked field, where alone it can arise; the encoder finds it there.
-        Effect.fail(fromSchemaIssue(error.cause.issue) as InvalidRequest)
+    : // InvalidValue is declared by each endpoint with a marked field, where alone it can arise; the encoder finds it there.
+      Effect.fail(fromSchemaIssue(error.cause.issue) as InvalidRequest)
 )

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
-import { Console, Context, Effect, Layer, Result } from "effect"
+import { Console, Context, Effect, Layer, Redacted, Result } from "effect"
 import { AppConfig, InvalidConfig } from "../Config.ts"
 
 /** Hex SHA-256 of the UTF-8 text; `Bun.SHA256.hash`, the fastest on Bun, as it runs on every authenticated request. */
@@ -142,13 +142,15 @@ export class ApiKeyStore extends Context.Service<
     ApiKeyStore,
     Effect.gen(function* () {
       const { apiKeys, apiKeysFile, generatedKey, workerIndex } = yield* AppConfig
-      const listed = apiKeys === undefined ? NONE : yield* readKeys("API_KEYS", () => parseKeyList(apiKeys))
+      const listed =
+        apiKeys === undefined ? NONE : yield* readKeys("API_KEYS", () => parseKeyList(Redacted.value(apiKeys)))
       const fromFile = apiKeysFile === undefined ? NONE : yield* readKeysFile(apiKeysFile)
       // One warning per deployment: a lone process, or the first worker.
       if (workerIndex === undefined || workerIndex === "1") yield* warnShort([...listed.short, ...fromFile.short])
       const digests = new Set([...listed.digests, ...fromFile.digests])
       // A worker is given its primary's key, which the primary announces.
-      const generated = digests.size === 0 ? (generatedKey ?? generateKey()) : undefined
+      const generated =
+        digests.size === 0 ? (generatedKey === undefined ? generateKey() : Redacted.value(generatedKey)) : undefined
       if (generated !== undefined) digests.add(sha256Hex(generated))
       let callers = callersOf(digests)
       let announced = generatedKey !== undefined

@@ -34,9 +34,18 @@ describe("POST /v1/tools/wage-estimator", () => {
     expect(body.estimates.hourly).toBe(0.13)
   })
 
-  test("unknown fields are ignored", async () => {
-    const response = await app.post(WAGE_PATH, { hourlyWage: 10, currency: "EUR", extra: { deep: [1] } })
-    expect(response.status).toBe(200)
+  test("a field the endpoint does not define is refused, named, with the fields it takes", async () => {
+    // a silently ignored hoursPerDay would answer with 8 hours a day, which the caller did not ask for
+    const error = await errorOf(await app.post(WAGE_PATH, { hourlyWage: 25, hoursPerDay: 6 }), 400, "invalid_request")
+    expect(error.details?.[0]?.path).toBe("hoursPerDay")
+    expect(error.message).toContain("hourlyWage")
+    expect(error.message).toContain("annualSalary")
+    const first = await errorOf(
+      await app.post(WAGE_PATH, { hourlyWage: 10, currency: "EUR", extra: 1 }),
+      400,
+      "invalid_request"
+    )
+    expect(first.details?.[0]?.path).toBe("currency")
   })
 
   test("the upper bounds are inclusive", async () => {

@@ -106,7 +106,7 @@ export const makeApi = <const T extends Contract.Contracts>(contracts: T) =>
           "A user-agent parser/generator and a wage estimator. Every error has one shape: " +
           "`{ success: false, error: { code, message, details? } }`.",
         license: { name: "AGPL-3.0-or-later", url: "https://www.gnu.org/licenses/agpl-3.0.html" },
-        transform: describeAsServed(Contract.jsonSchemas(contracts))
+        transform: describeAsServed
       })
     )
 

@@ -46,5 +46,6 @@ test("request bodies allow no other field, as the service refuses one", () => {
   for (const name of ["ParseRequest", "GenerateRequest"]) {
     expect(spec.components.schemas[name].additionalProperties).toBe(false)
   }
+  for (const form of spec.components.schemas.WageRequest.oneOf) expect(form.additionalProperties).toBe(false)
   expect(spec.components.schemas.WageResponse.additionalProperties).toBe(false)
 })

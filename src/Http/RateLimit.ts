@@ -86,7 +86,10 @@ export const RateLimitLive = Layer.effect(
             const next: Effect.Effect<
               HttpServerResponse.HttpServerResponse,
               Effect.Error<typeof httpEffect> | InvalidRequest
-            > = asked > limiter.capacity ? Effect.fail(overCapacity(asked)) : httpEffect
+            > =
+              asked > limiter.capacity
+                ? Effect.fail(overCapacity(asked))
+                : traced.span(`tool ${endpoint.identifier}`, httpEffect)
             if (takeNow !== undefined) {
               const now = clock.currentTimeMillisUnsafe()
               return decided(takeNow(caller.bucket, now, cost), now, cost, request, next)

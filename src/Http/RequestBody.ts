@@ -1,9 +1,9 @@
 /**
- * The body checks (the `RequestBody` middleware of `Api.ts`), after the key and the token: JSON media type, within
- * the byte limit, a JSON object no deeper than the API's own bodies need. A declared length over the limit is
- * refused unread; a body without one (chunked) is counted as it arrives and refused once past the limit. The text
- * read here is what the framework's payload decoding reads: the request the steps after this one see carries it
- * (`ReadRequest.ts`). Read here, not by the framework's `request.text` under `MaxBodySize`, which bounds the same
+ * The body checks (the `RequestBody` middleware of `Api.ts`), after the key, before the token: JSON media type,
+ * within the byte limit, a JSON object no deeper than the API's own bodies need, with only the endpoint's fields. A
+ * declared length over the limit is refused unread; a body without one (chunked) is counted as it arrives and
+ * refused once past the limit. The verdict and the text go on in the request the steps after this one see
+ * (`ReadRequest.ts`): the rate limit takes the token, then answers a refusal; the payload decoding reads the text. Read here, not by the framework's `request.text` under `MaxBodySize`, which bounds the same
  * way but cost 8 µs more a request (a stream reader and an AbortController; bench/README.md).
  */
 import { ByteSize, Effect, Layer } from "effect"

@@ -1,15 +1,13 @@
 /**
- * What a tool promises its clients: its endpoints, served under /v1/tools behind the API key and the rate limit, and
- * any OpenAPI schema the generated one cannot express. A contract imports no implementation, so the API built from
- * contracts (`Api.ts`) bundles into a client without a parser, a data set or server code.
+ * What a tool promises its clients: its endpoints, served under /v1/tools behind the API key and the rate limit. A
+ * contract imports no implementation, so the API built from contracts (`Api.ts`) bundles into a client without a
+ * parser, a data set or server code.
  */
 import { Context } from "effect"
 import type { HttpApiEndpoint } from "effect/http-api"
 
 export interface Contract<Endpoint extends HttpApiEndpoint.Constraint = any> {
   readonly endpoints: readonly [Endpoint, ...Array<Endpoint>]
-  /** Component schemas of the OpenAPI document replaced by the tool's own JSON Schema, by component name. */
-  readonly jsonSchemas?: Readonly<Record<string, object>>
 }
 
 /** A contract, its endpoint types kept. */
@@ -23,11 +21,6 @@ export type EndpointOf<T extends Contracts> = T[number]["endpoints"][number]
 /** Every contract's endpoints, for the API's `tools` group. */
 export const endpoints = <const T extends Contracts>(contracts: T): readonly [EndpointOf<T>, ...Array<EndpointOf<T>>] =>
   contracts.flatMap((contract) => contract.endpoints) as never
-
-/** Every contract's JSON Schema overrides, by component name. */
-export const jsonSchemas = (contracts: Contracts): Readonly<Record<string, object>> =>
-  Object.assign({}, ...contracts.map((contract) => contract.jsonSchemas ?? {}))
-
 /**
  * How many tokens of the caller's bucket a request to an endpoint takes, from its body as sent (before its schema
  * has checked it): one, unless the endpoint says otherwise with `.annotate(TokenCost, ...)` (a batch takes one a

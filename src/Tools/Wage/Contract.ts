@@ -2,7 +2,7 @@
 import { HttpApiEndpoint, OpenApi } from "effect/http-api"
 import { InvalidValueWire } from "../../Errors.ts"
 import * as Contract from "../Contract.ts"
-import { WageRequest, wageRequestJsonSchema, WageResponse } from "./Wage.ts"
+import { WageRequest, WageResponse } from "./Wage.ts"
 
 export const WageEstimator = HttpApiEndpoint.post("wageEstimator", "/wage-estimator", {
   payload: WageRequest,
@@ -17,7 +17,4 @@ export const WageEstimator = HttpApiEndpoint.post("wageEstimator", "/wage-estima
   })
 )
 
-export const WageContract = Contract.make({
-  endpoints: [WageEstimator],
-  jsonSchemas: { WageRequest: wageRequestJsonSchema }
-})
+export const WageContract = Contract.make({ endpoints: [WageEstimator] })

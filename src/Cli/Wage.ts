@@ -15,7 +15,14 @@ const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
 /** The flag's text as the API would see it in a body: a number when it is written as a JSON number, else a string. */
 const value = (text: string): unknown => (JSON_NUMBER.test(text.trim()) ? Number(text.trim()) : text)
 
-const decode = Schema.decodeUnknownResult(WageRequest)
+/**
+ * What the service computes from: a JSON number's text, read exactly as written (`--hourly 1.00499999999999999999`
+ * is 1.00 an hour, as in the API's body), else the text, which it refuses as the API refuses a string.
+ */
+const written = (text: string): string => (JSON_NUMBER.test(text.trim()) ? text.trim() : text)
+
+// with the input in its issues, as the API decodes a payload: the error says which of the two forms was meant
+const decode = Schema.decodeUnknownResult(WageRequest, { reportInput: true })
 
 const run = Effect.fn("Cli.wage")(
   function* (flags: { readonly hourly: Option.Option<string>; readonly annual: Option.Option<string> }) {
@@ -27,7 +34,11 @@ const run = Effect.fn("Cli.wage")(
     }
     const request = decode(body)
     if (Result.isFailure(request)) return yield* fromSchemaIssue(request.failure.issue)
-    const estimates = yield* wages.estimate(request.success)
+    const estimates = yield* wages.estimate(
+      Option.isSome(flags.hourly)
+        ? { hourlyWage: written(flags.hourly.value) }
+        : { annualSalary: written(Option.getOrElse(flags.annual, () => "")) }
+    )
     yield* Stream.run(Stream.make(`${JSON.stringify({ estimates, assumptions })}\n`), stdio.stdout())
   },
   Effect.provide(Wages.layer),

@@ -257,6 +257,15 @@ describe("wage", () => {
     }
   }, 30_000)
 
+  test("the flag's decimal is read as written, as the API reads a body's", async () => {
+    const result = await cli(["wage", "--hourly", "1.00499999999999999999"])
+    expect(result.code).toBe(0)
+    const response = await app.post("/v1/tools/wage-estimator", '{"hourlyWage":1.00499999999999999999}', { raw: true })
+    const { success: _, ...api } = (await response.json()) as any
+    expect(result.json).toEqual([api])
+    expect(api.estimates.hourly).toBe(1)
+  })
+
   test("a bad value, both or neither: the API's error body on stderr, exit 1", async () => {
     for (const [args, body] of [
       [["--hourly", "0"], { hourlyWage: 0 }],

@@ -24,7 +24,8 @@ export class LinesFailed extends Data.TaggedError("LinesFailed")<{
 
 class CannotRead extends Data.TaggedError("CannotRead")<{ readonly cause: unknown }> {}
 
-const decode = Schema.decodeResult(ParseRequest)
+// with the input in the issues, as the API decodes payloads (Api.ts), so the messages are the same
+const decode = Schema.decodeUnknownResult(ParseRequest, { reportInput: true })
 
 /** The error body the API would give for this string under `userAgent`, or undefined when it is a valid one. */
 const problem = (userAgent: string): InvalidRequest | undefined => {

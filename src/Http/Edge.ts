@@ -45,6 +45,9 @@ const credential = HttpApiBuilder.securityDecode(HttpApiSecurity.bearer) as Effe
   HttpServerRequest.HttpServerRequest
 >
 
+/** No caller: a route outside the API. */
+const NO_CALLER: Effect.Effect<string | undefined> = Effect.sync(() => undefined)
+
 const arrive = (request: HttpServerRequest.HttpServerRequest): Arrival => {
   const supplied = request.headers["x-request-id"]
   return {
@@ -197,7 +200,7 @@ export const EdgeLive = HttpRouter.middleware(
         ? (Effect.map(credential, (key) => keys.authenticate(Redacted.value(key))?.id) as Effect.Effect<
             string | undefined
           >)
-        : Effect.succeed(undefined)
+        : NO_CALLER
 
     return (httpEffect): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled> =>
       Effect.withFiber((fiber) => {

@@ -1,5 +1,5 @@
 /**
- * What a client that imports the API definition ships: README's typed-client example, bundled for the browser,
+ * What a client that imports the API definition ships: the docs' typed-client example, bundled for the browser,
  * carries the contract (schemas, errors, endpoints) and Effect's client, and no parser, no data set and no server
  * code. The example is taken from the docs as written, so the test follows what a reader copies.
  */
@@ -26,7 +26,7 @@ const example = (): string => {
 const sourceModules = (bundle: string): Array<string> =>
   [...new Set([...bundle.matchAll(/^\/\/ (src\/\S+\.ts)$/gm)].map(([, path]) => path!))].sort()
 
-test("README's typed client bundles the contract alone: no parser, no data set, no server code", async () => {
+test("the docs' typed client bundles the contract alone: no parser, no data set, no server code", async () => {
   mkdirSync(DIR, { recursive: true })
   const entry = join(DIR, "client.ts")
   writeFileSync(entry, example().replace(/from "\.\/src\//g, `from "${ROOT}/src/`))

@@ -4,9 +4,8 @@
  * errors (404, 405 with `Allow`, 500 for a defect, logged), adds the headers every response carries, counts and
  * logs the request.
  */
-import { Cause, Context, Effect, type Fiber, Redacted, Schema, type Types } from "effect"
+import { Cause, Context, Effect, type Fiber, Schema, type Types } from "effect"
 import { Cookies, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { HttpApiBuilder, HttpApiSecurity } from "effect/http-api"
 import { ApiKeyStore } from "../Services/ApiKeyStore.ts"
 import {
   InternalError,
@@ -36,17 +35,16 @@ interface Arrival {
 const SANE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/
 
 /**
- * The bearer credential as `Authentication` reads it (the framework's own decoding), from the request in the fiber's
- * context; a bearer credential is read from the headers alone, so no search parameters are needed.
+ * The bearer credential, read as the framework's `HttpApiSecurity.bearer` reads it for `Authentication` (RFC 9110:
+ * the scheme in any case, then one or more spaces), without an Effect a request: the log line names the caller.
  */
-const credential = HttpApiBuilder.securityDecode(HttpApiSecurity.bearer) as Effect.Effect<
-  Redacted.Redacted<string>,
-  never,
-  HttpServerRequest.HttpServerRequest
->
-
-/** No caller: a route outside the API. */
-const NO_CALLER: Effect.Effect<string | undefined> = Effect.sync(() => undefined)
+const bearerCredential = (authorization: string | undefined): string => {
+  if (authorization === undefined || authorization.length <= 7 || authorization.charCodeAt(6) !== 32) return ""
+  if (authorization.slice(0, 6).toLowerCase() !== "bearer") return ""
+  let start = 7
+  while (authorization.charCodeAt(start) === 32) start++
+  return authorization.slice(start)
+}
 
 const arrive = (request: HttpServerRequest.HttpServerRequest): Arrival => {
   const supplied = request.headers["x-request-id"]
@@ -195,12 +193,11 @@ export const EdgeLive = HttpRouter.middleware(
      * The caller an API answer went to, for the log line: whom `Authentication` admits with the same credential
      * (a digest lookup, as it does), since what it provides lives inside the request and the line is written here.
      */
-    const keyIdOf = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<string | undefined> =>
-      routes.routeOf(pathOf(request.url))?.startsWith("/v1/") === true
-        ? (Effect.map(credential, (key) => keys.authenticate(Redacted.value(key))?.id) as Effect.Effect<
-            string | undefined
-          >)
-        : NO_CALLER
+    const keyIdOf = (request: HttpServerRequest.HttpServerRequest): string | undefined => {
+      if (routes.routeOf(pathOf(request.url))?.startsWith("/v1/") !== true) return undefined
+      const key = bearerCredential(request.headers.authorization)
+      return key === "" ? undefined : keys.authenticate(key)?.id
+    }
 
     return (httpEffect): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled> =>
       Effect.withFiber((fiber) => {
@@ -208,9 +205,7 @@ export const EdgeLive = HttpRouter.middleware(
         const arrival = arrive(request)
         const cors = corsOrigins === undefined ? undefined : corsHeaders(corsOrigins, request.headers.origin)
         const done = (response: HttpServerResponse.HttpServerResponse, withCors = cors) =>
-          Effect.flatMap(keyIdOf(request), (keyId) =>
-            finish(fiber, routes, request, arrival, keyId, response, withCors)
-          )
+          finish(fiber, routes, request, arrival, keyIdOf(request), response, withCors)
         if (drain.isDraining()) return finish(fiber, routes, request, arrival, undefined, draining, cors)
         if (cors !== undefined) {
           const answered = preflight(corsOrigins, routes, request.method, pathOf(request.url), request.headers)

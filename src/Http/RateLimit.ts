@@ -2,7 +2,7 @@
  * The caller's token bucket (the `RateLimit` middleware of `Api.ts`): a token a request, or 429 with `Retry-After`;
  * every answer to a known caller, refused or not, carries the rate-limit headers (`RateLimit/Headers.ts`).
  */
-import { type Clock, Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
 import { CurrentCaller, RateLimit } from "../Api.ts"
@@ -77,29 +77,32 @@ export const RateLimitLive = Layer.effect(
     // limiter's Effect costs more than the bucket's arithmetic.
     const takeNow = traced.enabled ? undefined : limiter.takeNow
 
+    // One step reads what it needs from the request's fiber (its context and clock): an Effect each for the caller,
+    // the request and the clock cost more than the rest of this middleware.
     return RateLimit.of((httpEffect, { endpoint }) =>
-      Effect.flatMap(Effect.service(CurrentCaller), (caller) =>
-        Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) =>
-          Effect.clockWith((clock: Clock.Clock) => {
-            const asked = costOf(request, endpoint)
-            const cost = asked > limiter.capacity ? 1 : asked
-            const next: Effect.Effect<
-              HttpServerResponse.HttpServerResponse,
-              Effect.Error<typeof httpEffect> | InvalidRequest
-            > =
-              asked > limiter.capacity
-                ? Effect.fail(overCapacity(asked))
-                : traced.span(`tool ${endpoint.identifier}`, httpEffect)
-            if (takeNow !== undefined) {
-              const now = clock.currentTimeMillisUnsafe()
-              return decided(takeNow(caller.bucket, now, cost), now, cost, request, next)
-            }
-            return Effect.flatMap(traced.span("rate-limit", limiter.take(caller.bucket, cost)), (decision) =>
-              decided(decision, clock.currentTimeMillisUnsafe(), cost, request, next)
-            )
-          })
+      Effect.withFiber((fiber) => {
+        const caller = Context.getUnsafe(fiber.context, CurrentCaller)
+        const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
+        const clock = fiber.getRef(Clock.Clock)
+        const asked = costOf(request, endpoint)
+        const cost = asked > limiter.capacity ? 1 : asked
+        const next: Effect.Effect<
+          HttpServerResponse.HttpServerResponse,
+          Effect.Error<typeof httpEffect> | InvalidRequest
+        > =
+          asked > limiter.capacity
+            ? Effect.fail(overCapacity(asked))
+            : traced.enabled
+              ? traced.span(`tool ${endpoint.identifier}`, httpEffect)
+              : httpEffect
+        if (takeNow !== undefined) {
+          const now = clock.currentTimeMillisUnsafe()
+          return decided(takeNow(caller.bucket, now, cost), now, cost, request, next)
+        }
+        return Effect.flatMap(traced.span("rate-limit", limiter.take(caller.bucket, cost)), (decision) =>
+          decided(decision, clock.currentTimeMillisUnsafe(), cost, request, next)
         )
-      )
+      })
     )
   })
 )

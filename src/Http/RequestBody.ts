@@ -6,7 +6,7 @@
  * (`ReadRequest.ts`): the rate limit takes the token, then answers a refusal; the payload decoding reads the text. Read here, not by the framework's `request.text` under `MaxBodySize`, which bounds the same
  * way but cost 8 µs more a request (a stream reader and an AbortController; bench/README.md).
  */
-import { ByteSize, Effect, Layer } from "effect"
+import { ByteSize, Context, Effect, Layer } from "effect"
 import { HttpIncomingMessage, HttpServerRequest } from "effect/http"
 import { RequestBody } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
@@ -138,7 +138,8 @@ export const RequestBodyLive = Layer.effect(
     const { maxBodyBytes } = yield* AppConfig
     const tooLarge = new PayloadTooLarge({ message: `The request body is over the limit of ${maxBodyBytes} bytes` })
     return RequestBody.of((httpEffect, { endpoint }) =>
-      Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
+      Effect.withFiber((fiber) => {
+        const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
         // the verdict goes to the rate limit, which takes the caller's token first, refused or not
         const judged = (text: string, refused: InvalidRequest | PayloadTooLarge | undefined, parsed?: object) =>
           Effect.provideService(

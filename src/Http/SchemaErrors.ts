@@ -43,7 +43,9 @@ const discriminator = (ast: SchemaAST.Union): { key: PropertyKey; allowed: strin
       member._tag === "Objects" ? member.propertySignatures.find((p) => p.name === property.name)?.type : undefined
     )
     if (rest.length > 0 && values.every((v) => v?._tag === "Literal")) {
-      return { key: property.name, allowed: `one of ${values.map((v) => literals(v!)).join(", ")}` }
+      // two forms of one operation (parse one string, parse many) name it once
+      const allowed = [...new Set(values.map((v) => literals(v!)))]
+      return { key: property.name, allowed: `one of ${allowed.join(", ")}` }
     }
   }
   return undefined
@@ -53,7 +55,12 @@ interface Failure {
   readonly path: ReadonlyArray<PropertyKey>
   readonly message: string
   readonly marked: boolean
+  /** A key the input lacks, rather than a value it holds. */
+  readonly missing?: true
 }
+
+const further = (a: Failure, b: Failure): boolean =>
+  a.path.length > b.path.length || (a.path.length === b.path.length && b.missing === true && a.missing !== true)
 
 const messageOf = (annotations: { readonly message?: unknown } | undefined): string | undefined =>
   typeof annotations?.message === "string" ? annotations.message : undefined
@@ -80,8 +87,14 @@ const first = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>, marke
     case "Composite":
       return first(issue.issues[0], path, marked)
     case "AnyOf": {
-      const [member] = issue.issues
-      if (member !== undefined) return first(member, path, marked)
+      // Of the members the input could be, the one it went furthest into: the deepest path (parse's `userAgents[3]`
+      // over the single form's missing `userAgent`), then a value given over a key missing; else the first.
+      let furthest: Failure | undefined
+      for (const member of issue.issues) {
+        const failure = first(member, path, marked)
+        if (furthest === undefined || further(failure, furthest)) furthest = failure
+      }
+      if (furthest !== undefined) return furthest
       const tag = discriminator(issue.ast)
       const input = issue.input as Record<PropertyKey, unknown> | undefined
       if (tag !== undefined && typeof input === "object" && input !== null) {
@@ -92,7 +105,7 @@ const first = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>, marke
       return { path, message: allowed === undefined ? message : `${message}, got ${show(issue.input)}`, marked }
     }
     case "MissingKey":
-      return { path, message: issue.annotations?.messageMissingKey ?? "is required", marked: false }
+      return { path, message: issue.annotations?.messageMissingKey ?? "is required", marked: false, missing: true }
     case "InvalidType":
       return {
         path,
@@ -114,7 +127,11 @@ export const fromSchemaIssue = (issue: SchemaIssue.Issue): InvalidRequest | Inva
   const failure = first(issue, [], false)
   if (failure.path.length === 0) return new InvalidRequest({ message: failure.message })
   // a path holds the client's own keys (a header's name): each is echoed clipped, as every input is
-  const path = failure.path.map((segment) => clip(String(segment))).join(".")
+  const path = failure.path
+    .map((segment, i) =>
+      typeof segment === "number" ? `[${segment}]` : `${i === 0 ? "" : "."}${clip(String(segment))}`
+    )
+    .join("")
   const fields = { message: `${path} ${failure.message}`, details: [{ path, message: failure.message }] }
   return failure.marked ? new InvalidValue(fields) : new InvalidRequest(fields)
 }

@@ -62,6 +62,8 @@ describe("batches through the real handler", () => {
     const first = await json(await ask({ count: 5 }))
     const again = await json(await ask({ count: 5 }))
     expect(again.data).toEqual(first.data)
+    // each item drawn on its own: not the same string five times
+    expect(new Set(first.data.map((info: { userAgent: string }) => info.userAgent)).size).toBeGreaterThan(1)
     const shorter = await json(await ask({ count: 3 }))
     expect(shorter.data).toEqual(first.data.slice(0, 3))
     const single = await json(await ask({}))

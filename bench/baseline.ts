@@ -3,10 +3,11 @@
  * endpoints, with the project's own pure functions where they exist (token buckets, user-agent parsing and
  * generation, wage maths), so the ratio measures what the Effect HttpApi costs, not a different algorithm.
  *
- * Per request, as the service does: a request id, the Bearer key looked up by its SHA-256 digest, one token from the
- * caller's bucket (with the rate-limit headers), the Content-Type and size checks, one JSON parse, the payload
- * checks, the work (a cached parse with the same LRU, a weighted draw, exact wage maths), the same JSON out with the
- * same headers, a counter and a latency histogram, and one JSON log line on stdout.
+ * Per request, as the service does: a request id, the Bearer key looked up by its SHA-256 digest, the Content-Type
+ * and size checks, one JSON parse, the caller's tokens (one, or one a string of a parse batch; with the rate-limit
+ * headers), the payload checks, the work (a cached parse with the same LRU, each string of a batch in turn, a
+ * weighted draw, exact wage maths), the same JSON out with the same headers, a counter and a latency histogram, and
+ * one JSON log line on stdout.
  *
  * Environment: PORT, HOST, API_KEYS, RATE_LIMIT_PER_MINUTE, UA_CACHE_SIZE, MAX_BODY_BYTES (the service's defaults).
  */
@@ -38,15 +39,15 @@ for (const key of (process.env.API_KEYS ?? "").split(",").map((k) => k.trim())) 
 // one token every 60 s / capacity, whole refill intervals only; a full bucket restarts its interval.
 const refillMs = 60_000 / perMinute
 const buckets = new Map<string, { tokens: number; lastRefill: number }>()
-const take = (key: string, now: number) => {
+const take = (key: string, now: number, tokens = 1) => {
   let bucket = buckets.get(key)
   if (bucket === undefined) buckets.set(key, (bucket = { tokens: perMinute, lastRefill: now }))
   const refills = Math.floor((now - bucket.lastRefill) / refillMs)
   if (refills > 0)
     ((bucket.tokens = Math.min(perMinute, bucket.tokens + refills)), (bucket.lastRefill += refills * refillMs))
   if (bucket.tokens >= perMinute) bucket.lastRefill = now
-  const allowed = bucket.tokens >= 1
-  if (allowed) bucket.tokens -= 1
+  const allowed = bucket.tokens >= tokens
+  if (allowed) bucket.tokens -= tokens
   const elapsed = now - bucket.lastRefill
   const seconds = (ms: number) => Math.ceil(Math.round(ms) / 1000)
   const resetSeconds = seconds((perMinute - bucket.tokens) * refillMs - elapsed)
@@ -84,7 +85,7 @@ class Failure {
 
 const invalid = (path: string, message: string) => new Failure(400, "invalid_request", `${path} ${message}`, path)
 
-const parseRequest = (body: Record<string, unknown>): UserAgentInfo | Failure => {
+const parseRequest = (body: Record<string, unknown>): UserAgentInfo | Array<UserAgentInfo> | Failure => {
   if (body.operation === "generate") {
     const options = { browser: body.browser, os: body.os, deviceType: body.deviceType } as Parameters<
       typeof checkCombination
@@ -96,13 +97,36 @@ const parseRequest = (body: Record<string, unknown>): UserAgentInfo | Failure =>
     return info ?? new Failure(400, "invalid_request", "No current user agent is known")
   }
   if (body.operation !== "parse") return invalid("operation", 'must be "parse" or "generate"')
+  if ("userAgents" in body) return parseMany(body.userAgents)
   const ua = body.userAgent
-  if (typeof ua !== "string") return invalid("userAgent", "must be a string")
-  if (ua.trim() === "") return invalid("userAgent", "must not be empty or only white space")
-  if (ua.length > 2048) return invalid("userAgent", "must be at most 2048 characters")
+  const wrong = userAgentProblem(ua)
+  if (wrong !== undefined) return invalid("userAgent", wrong)
+  return parseCached(ua as string)
+}
+
+const userAgentProblem = (ua: unknown): string | undefined => {
+  if (typeof ua !== "string") return "must be a string"
+  if (ua.trim() === "") return "must not be empty or only white space"
+  if (ua.length > 2048) return "must be at most 2048 characters"
+  return undefined
+}
+
+const parseCached = (ua: string): UserAgentInfo => {
   let info = cache.get(ua)
   if (info === undefined) cache.set(ua, (info = parseUserAgent(ua)))
   return info
+}
+
+/** A batch: every string checked first (nothing parsed when one is wrong), then each parsed, in order. */
+const parseMany = (uas: unknown): Array<UserAgentInfo> | Failure => {
+  if (!Array.isArray(uas) || uas.length < 1 || uas.length > 100) {
+    return invalid("userAgents", "must be an array of 1 to 100 user-agent strings")
+  }
+  for (let i = 0; i < uas.length; i++) {
+    const wrong = userAgentProblem(uas[i])
+    if (wrong !== undefined) return invalid(`userAgents[${i}]`, wrong)
+  }
+  return uas.map(parseCached)
 }
 
 const wageRequest = (body: Record<string, unknown>, text: string) => {
@@ -120,22 +144,17 @@ const wageRequest = (body: Record<string, unknown>, text: string) => {
   return { success: true, estimates: estimates.success, assumptions }
 }
 
-const handle = async (request: Request, headers: Record<string, string>): Promise<unknown> => {
-  const url = request.url
-  const path = url.slice(url.indexOf("/", 8), url.includes("?") ? url.indexOf("?") : undefined)
-  if (path !== UA_PATH && path !== WAGE_PATH) return new Failure(404, "not_found", `No route for ${path}`)
-  if (request.method !== "POST") return new Failure(405, "method_not_allowed", `${request.method} is not allowed`)
-  const key = BEARER.exec(request.headers.get("authorization") ?? "")?.[1]?.trim() ?? ""
-  const caller = key === "" ? undefined : keys.get(Bun.SHA256.hash(key, "hex"))
-  if (caller === undefined) return new Failure(401, "unauthorized", "Send an API key as Authorization: Bearer <key>")
-  headers.keyId = caller
-  const decision = take(caller, Date.now())
-  headers["ratelimit-policy"] = `"default";q=${decision.limit};w=60`
-  headers.ratelimit = `"default";r=${decision.remaining};t=${decision.resetSeconds}`
-  headers["x-ratelimit-limit"] = String(decision.limit)
-  headers["x-ratelimit-remaining"] = String(decision.remaining)
-  headers["x-ratelimit-reset"] = String(Math.ceil(Date.now() / 1000) + decision.resetSeconds)
-  if (!decision.allowed) return new Failure(429, "rate_limited", "Rate limit exceeded")
+/** One token a string of a parse batch (the service's `TokenCost` of the user-agent endpoint, for parses). */
+const tokenCost = (body: Record<string, unknown>): number => {
+  const { operation, userAgents } = body
+  const n = Array.isArray(userAgents) ? userAgents.length : 0
+  return operation === "parse" && !("userAgent" in body) && n >= 1 && n <= 100 ? n : 1
+}
+
+/** The body's text, kept beside it for the wage amount as written. */
+const TEXT = Symbol("text")
+
+const readBody = async (request: Request): Promise<Record<string, unknown> | Failure> => {
   const type = request.headers.get("content-type")
   if (type !== null && type.split(";")[0]!.trim().toLowerCase() !== "application/json") {
     return new Failure(400, "invalid_request", "Content-Type must be application/json")
@@ -153,7 +172,29 @@ const handle = async (request: Request, headers: Record<string, string>): Promis
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     return new Failure(400, "invalid_request", "The request body must be a JSON object")
   }
-  if (path === WAGE_PATH) return wageRequest(body as Record<string, unknown>, text)
+  return Object.assign(body as Record<string, unknown>, { [TEXT]: text })
+}
+
+const handle = async (request: Request, headers: Record<string, string>): Promise<unknown> => {
+  const url = request.url
+  const path = url.slice(url.indexOf("/", 8), url.includes("?") ? url.indexOf("?") : undefined)
+  if (path !== UA_PATH && path !== WAGE_PATH) return new Failure(404, "not_found", `No route for ${path}`)
+  if (request.method !== "POST") return new Failure(405, "method_not_allowed", `${request.method} is not allowed`)
+  const key = BEARER.exec(request.headers.get("authorization") ?? "")?.[1]?.trim() ?? ""
+  const caller = key === "" ? undefined : keys.get(Bun.SHA256.hash(key, "hex"))
+  if (caller === undefined) return new Failure(401, "unauthorized", "Send an API key as Authorization: Bearer <key>")
+  headers.keyId = caller
+  // the body is read and judged first, as the service does: a batch takes one token a string
+  const body = await readBody(request)
+  const decision = take(caller, Date.now(), body instanceof Failure ? 1 : tokenCost(body))
+  headers["ratelimit-policy"] = `"default";q=${decision.limit};w=60`
+  headers.ratelimit = `"default";r=${decision.remaining};t=${decision.resetSeconds}`
+  headers["x-ratelimit-limit"] = String(decision.limit)
+  headers["x-ratelimit-remaining"] = String(decision.remaining)
+  headers["x-ratelimit-reset"] = String(Math.ceil(Date.now() / 1000) + decision.resetSeconds)
+  if (!decision.allowed) return new Failure(429, "rate_limited", "Rate limit exceeded")
+  if (body instanceof Failure) return body
+  if (path === WAGE_PATH) return wageRequest(body, body[TEXT] as string)
   // loaded on first use, as the service does
   if ((body as { operation?: unknown }).operation === "generate" && pools === undefined) {
     const { default: UserAgent } = await import("user-agents")

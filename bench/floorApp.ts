@@ -14,6 +14,7 @@ import { UserAgentRequest, UserAgentResponse } from "../src/Tools/UserAgent/User
 import { assumptions, WageRequest, WageResponse } from "../src/Tools/Wage/Wage.ts"
 import { ToolsLive } from "../src/Tools/index.ts"
 import { UserAgents } from "../src/Tools/UserAgent/UserAgents.ts"
+import { answer } from "../src/Tools/UserAgent/index.ts"
 import { Wages } from "../src/Tools/Wage/Wages.ts"
 
 const Api = HttpApi.make("floor")
@@ -41,13 +42,7 @@ const Tools = HttpApiBuilder.group(
     const userAgents = yield* UserAgents
     const wages = yield* Wages
     return handlers.handleAll({
-      userAgentParser: ({ payload }) =>
-        Effect.map(
-          payload.operation === "parse"
-            ? userAgents.parse(payload.userAgent, payload.headers)
-            : Effect.orDie(userAgents.generate(payload)),
-          (data) => ({ success: true as const, data })
-        ),
+      userAgentParser: ({ payload }) => Effect.orDie(answer(userAgents, payload)),
       wageEstimator: ({ payload }) =>
         Effect.map(Effect.orDie(wages.estimate(payload)), (estimates) => ({
           success: true as const,

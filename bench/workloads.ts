@@ -6,10 +6,13 @@
  *   strings repeat as they do in real life and the parse cache is warm), 1 in 50 a generate.
  * - ua-cold: 20,000 distinct strings, more than the default parse cache holds, cycled: every parse is a miss.
  * - wage: hourly wages and annual salaries, half and half, with cents.
+ * - ua-batch: parse requests of 100 strings each (`userAgents`), drawn as ua-mix draws, so the cache is as warm: the
+ *   same parses as 100 ua-mix requests in one. A body is about 13 KB, within the default 16 KiB limit (one over it
+ *   would be drawn again).
  */
 import UserAgent from "user-agents"
 
-export const WORKLOADS = ["ua-mix", "ua-cold", "wage"] as const
+export const WORKLOADS = ["ua-mix", "ua-cold", "wage", "ua-batch"] as const
 export type Workload = (typeof WORKLOADS)[number]
 
 const UA_PATH = "/v1/tools/user-agent-parser"
@@ -27,8 +30,8 @@ const parse = (userAgent: string) => `${UA_PATH}\t${JSON.stringify({ operation: 
 
 const traffic = () => UserAgent.top().map(({ userAgent, weight }) => ({ userAgent, weight }))
 
-const uaMix = (count: number): Array<string> => {
-  const random = prng(1)
+/** User agents drawn from real traffic by weight, with `random`. */
+const drawer = (random: () => number) => {
   const entries = traffic()
   let total = 0
   const cumulative = entries.map((e) => (total += e.weight))
@@ -43,6 +46,11 @@ const uaMix = (count: number): Array<string> => {
     }
     return entries[low]!.userAgent
   }
+  return draw
+}
+
+const uaMix = (count: number): Array<string> => {
+  const draw = drawer(prng(1))
   return Array.from({ length: count }, (_, i) =>
     i % 50 === 49 ? `${UA_PATH}\t{"operation":"generate"}` : parse(draw())
   )
@@ -82,6 +90,20 @@ const wage = (count: number): Array<string> => {
   )
 }
 
+/** User agents a batch request of `ua-batch` holds; its figures are per user agent too. */
+export const BATCH_SIZE = 100
+const MAX_BODY_BYTES = 16_384
+
+const uaBatch = (count: number): Array<string> => {
+  const draw = drawer(prng(4))
+  const lines: Array<string> = []
+  while (lines.length < count) {
+    const body = JSON.stringify({ operation: "parse", userAgents: Array.from({ length: BATCH_SIZE }, draw) })
+    if (Buffer.byteLength(body) <= MAX_BODY_BYTES) lines.push(`${UA_PATH}\t${body}`)
+  }
+  return lines
+}
+
 export const requestLines = (workload: Workload): Array<string> => {
   switch (workload) {
     case "ua-mix":
@@ -90,5 +112,7 @@ export const requestLines = (workload: Workload): Array<string> => {
       return uaCold(20_000)
     case "wage":
       return wage(5_000)
+    case "ua-batch":
+      return uaBatch(500)
   }
 }

@@ -75,7 +75,15 @@ const requestExamples = (spec: Json, schema: Json | undefined): Json | undefined
   const name = typeof schema?.$ref === "string" ? schema.$ref.slice(REF.length) : undefined
   const examples: Array<Json> | undefined = name === undefined ? undefined : spec.components?.schemas?.[name]?.examples
   if (examples === undefined || examples.length === 0) return undefined
-  return Object.fromEntries(examples.map((value) => [value.operation ?? Object.keys(value)[0], { value }]))
+  const named: Json = {}
+  for (const value of examples) {
+    const base = value.operation ?? Object.keys(value)[0]
+    // a second form of one operation is named by the first field the first form lacks: "parse userAgents"
+    const first = named[base]?.value
+    const name = first === undefined ? base : `${base} ${Object.keys(value).find((key) => !(key in first))}`
+    named[name] = { value }
+  }
+  return named
 }
 
 export const describeAsServed = (spec: Json): Json => {

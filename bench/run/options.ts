@@ -8,7 +8,7 @@ export type Target = (typeof TARGET_NAMES)[number]
 
 export const USAGE = `Usage: bun run bench [-- options]
 
-  --workload a,b      ua-mix, ua-cold, wage, startup (default: all four)
+  --workload a,b      ua-mix, ua-cold, wage, ua-batch, startup (default: all five)
   --duration S        seconds measured per run (default 10)
   --warmup S          seconds of load before each measured run, not counted (default 5: the JIT settles in ~4)
   --rounds N          runs of each target per workload, in alternating order (default 1)

@@ -43,7 +43,9 @@ const discriminator = (ast: SchemaAST.Union): { key: PropertyKey; allowed: strin
       member._tag === "Objects" ? member.propertySignatures.find((p) => p.name === property.name)?.type : undefined
     )
     if (rest.length > 0 && values.every((v) => v?._tag === "Literal")) {
-      return { key: property.name, allowed: `one of ${values.map((v) => literals(v!)).join(", ")}` }
+      // two forms of one operation (parse one string, parse many) name it once
+      const allowed = [...new Set(values.map((v) => literals(v!)))]
+      return { key: property.name, allowed: `one of ${allowed.join(", ")}` }
     }
   }
   return undefined
@@ -86,7 +88,12 @@ const alternatives = (ast: SchemaAST.Union, input: unknown): string | undefined 
 interface Failure {
   readonly path: ReadonlyArray<PropertyKey>
   readonly message: string
+  /** A key the input lacks, rather than a value it holds. */
+  readonly missing?: true
 }
+
+const further = (a: Failure, b: Failure): boolean =>
+  a.path.length > b.path.length || (a.path.length === b.path.length && b.missing === true && a.missing !== true)
 
 const messageOf = (annotations: { readonly message?: unknown } | undefined): string | undefined =>
   typeof annotations?.message === "string" ? annotations.message : undefined
@@ -113,8 +120,14 @@ const first = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>): Fail
     case "AnyOf": {
       const forms = alternatives(issue.ast, issue.input)
       if (forms !== undefined) return { path, message: forms }
-      const [member] = issue.issues
-      if (member !== undefined) return first(member, path)
+      // Of the members the input could be, the one it went furthest into: the deepest path (parse's `userAgents[3]`
+      // over the single form's missing `userAgent`), then a value given over a key missing; else the first.
+      let furthest: Failure | undefined
+      for (const member of issue.issues) {
+        const failure = first(member, path)
+        if (furthest === undefined || further(failure, furthest)) furthest = failure
+      }
+      if (furthest !== undefined) return furthest
       const tag = discriminator(issue.ast)
       const input = issue.input as Record<PropertyKey, unknown> | undefined
       if (tag !== undefined && typeof input === "object" && input !== null) {
@@ -125,7 +138,7 @@ const first = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>): Fail
       return { path, message: allowed === undefined ? message : `${message}, got ${show(issue.input)}` }
     }
     case "MissingKey":
-      return { path, message: issue.annotations?.messageMissingKey ?? "is required" }
+      return { path, message: issue.annotations?.messageMissingKey ?? "is required", missing: true }
     case "InvalidType":
       return {
         path,
@@ -145,7 +158,11 @@ export const fromSchemaIssue = (issue: SchemaIssue.Issue): InvalidRequest => {
   const failure = first(issue, [])
   if (failure.path.length === 0) return new InvalidRequest({ message: failure.message })
   // a path holds the client's own keys (a header's name): each is echoed clipped, as every input is
-  const path = failure.path.map((segment) => clip(String(segment))).join(".")
+  const path = failure.path
+    .map((segment, i) =>
+      typeof segment === "number" ? `[${segment}]` : `${i === 0 ? "" : "."}${clip(String(segment))}`
+    )
+    .join("")
   return new InvalidRequest({ message: `${path} ${failure.message}`, details: [{ path, message: failure.message }] })
 }
 

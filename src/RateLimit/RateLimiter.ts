@@ -36,19 +36,33 @@ const decide = (limit: number, remaining: number, resetMs: number, retryMs?: num
 
 const WINDOW = Duration.minutes(1) // made once: Effect's `consume` would convert a number or a string on every call
 
-/** Effect's `consume` of one token from its store's answer (tokens left, ms since the last refill), as a decision. */
-const fromBucket = (limit: number, refillMs: number, [remaining, elapsedMs]: readonly [number, number]) => {
-  const resetMs = Math.max(0, Math.ceil(limit - remaining) * refillMs - elapsedMs)
+/**
+ * Effect's `consume` of `tokens` from its store's answer (tokens left after the take, negative when refused; ms since
+ * the last refill), as a decision. Refused, nothing was taken: the bucket still holds what it held.
+ */
+const fromBucket = (
+  limit: number,
+  refillMs: number,
+  tokens: number,
+  [remaining, elapsedMs]: readonly [number, number]
+) => {
+  const held = remaining >= 0 ? remaining : remaining + tokens
+  const resetMs = Math.max(0, Math.ceil(limit - held) * refillMs - elapsedMs)
   if (remaining >= 0) return decide(limit, remaining, resetMs)
   const retryMs = Math.max(0, Math.ceil(-remaining) * refillMs - elapsedMs)
-  return decide(limit, 0, retryMs + ((limit - 1) * 60_000) / limit, retryMs)
+  return decide(limit, held, resetMs, retryMs)
 }
 
 /** With the buckets in memory: Effect's token bucket as one synchronous call, no Effect a request (issue 22). */
 const inMemory = (options: RateLimiterOptions, store: MemoryStore) => {
   const takeNow = (limit: number, key: string, now: number, tokens: number): RateLimitDecision => {
     const refillMs = 60_000 / limit
-    return fromBucket(limit, refillMs, store.takeNow({ key, tokens, limit, allowOverflow: false }, refillMs, now))
+    return fromBucket(
+      limit,
+      refillMs,
+      tokens,
+      store.takeNow({ key, tokens, limit, allowOverflow: false }, refillMs, now)
+    )
   }
   const now = (limit: number, key: string, tokens: number) =>
     Effect.clockWith((clock) => Effect.succeed(takeNow(limit, key, clock.currentTimeMillisUnsafe(), tokens)))

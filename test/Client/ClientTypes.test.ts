@@ -25,6 +25,12 @@ export const calls = Effect.gen(function* () {
   // @ts-expect-error a string is not an amount
   yield* client.tools.wageEstimator({ payload: { hourlyWage: "25" } })
   yield* client.tools.userAgentParser({ payload: { operation: "generate" } })
+  yield* client.tools.userAgentParser({ payload: { operation: "generate", count: 5, seed: 1 } })
+  yield* client.tools.userAgentParser({ payload: { operation: "parse", userAgents: ["curl/8.5.0"] } })
+  // @ts-expect-error userAgent and userAgents both
+  yield* client.tools.userAgentParser({ payload: { operation: "parse", userAgent: "a", userAgents: ["b"] } })
+  // @ts-expect-error a count is a number
+  yield* client.tools.userAgentParser({ payload: { operation: "generate", count: "5" } })
   // @ts-expect-error not an operation
   yield* client.tools.userAgentParser({ payload: { operation: "guess" } })
 })

@@ -50,8 +50,9 @@ describe("HttpApiClient against a real server", () => {
         client.tools.wageEstimator({ payload: { annualSalary: 50000 } })
       ])
     )
-    expect(parsed.data.browser.name).toBe("Chrome")
-    expect(generated.data.browser.name).toBe("Firefox")
+    // one result for one string; the type is the union of both forms (the client's type cannot follow the payload)
+    expect("browser" in parsed.data && parsed.data.browser.name).toBe("Chrome")
+    expect("browser" in generated.data && generated.data.browser.name).toBe("Firefox")
     expect(wage.estimates.monthly).toBe(4166.67)
   })
 

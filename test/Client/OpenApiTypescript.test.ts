@@ -19,6 +19,8 @@ type WageBody = Wages["requestBody"]["content"]["application/json"]
 
 const parse: UserAgentBody = { operation: "parse", userAgent: "Mozilla/5.0" }
 const generate: UserAgentBody = { operation: "generate", browser: "Firefox", seed: 7 }
+const parseMany: UserAgentBody = { operation: "parse", userAgents: ["Mozilla/5.0", "curl/8.5.0"] }
+const generateMany: UserAgentBody = { operation: "generate", count: 3, seed: 7 }
 const hourly: WageBody = { hourlyWage: 25 }
 const annual: WageBody = { annualSalary: 50000 }
 // @ts-expect-error neither field
@@ -31,12 +33,15 @@ const wrong: UserAgentBody = { operation: "guess" }
 declare const answer: Wages["responses"][200]["content"]["application/json"]
 const monthly: number = answer.estimates.monthly
 declare const parsed: UserAgents["responses"][200]["content"]["application/json"]
-const device: components["schemas"]["DeviceType"] = parsed.data.device.type
+// one result, or an array of them for userAgents or count
+const device: components["schemas"]["DeviceType"] = Array.isArray(parsed.data)
+  ? parsed.data[0]!.device.type
+  : parsed.data.device.type
 declare const limited: paths["/v1/tools/wage-estimator"]["post"]["responses"][429]
 const retry: number = limited.content["application/json"].error.retryAfterSeconds
 const retryHeader: number | undefined = limited.headers["Retry-After"]
 
-export const used = [parse, generate, hourly, annual, neither, both, wrong, monthly, device, retry, retryHeader]
+export const used = [parse, generate, parseMany, generateMany, hourly, annual, neither, both, wrong, monthly, device, retry, retryHeader]
 `
 
 describe("openapi-typescript", () => {

@@ -307,6 +307,7 @@ describe("a request cut on the server side", () => {
           UserAgents,
           UserAgents.of({
             parse: () => Effect.interrupt,
+            parseMany: () => Effect.interrupt,
             generate: () => Effect.interrupt,
             generateMany: () => Effect.interrupt
           })

@@ -42,7 +42,7 @@ describe("/openapi.json", () => {
         sent++
       }
     }
-    expect(sent).toBe(4) // parse, generate, and both wage forms
+    expect(sent).toBe(6) // parse, generate, parse userAgents, generate count, and both wage forms
   })
 
   test("responses declare the headers they carry", () => {

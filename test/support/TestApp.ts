@@ -2,7 +2,7 @@
  * The real HttpApi application in process (`HttpRouter.toWebHandler`), with the real edge middleware and real
  * services, configured through a map of variables instead of the environment.
  */
-import { Console, Effect, Layer, References } from "effect"
+import { Clock, Console, Effect, Layer, References } from "effect"
 import type { LogLevel } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { AppConfig, type Env } from "../../src/Config.ts"
@@ -38,6 +38,24 @@ export interface TestAppOptions {
   readonly logLevel?: LogLevel.LogLevel
   /** The service's own logger (LOG_LEVEL, LOG_FORMAT from `env`) writes its lines here instead. */
   readonly logs?: Array<string>
+  /** The clock every request reads (the rate limit's refills), e.g. `stoppedClock()`; the real one by default. */
+  readonly clock?: Clock.Clock
+}
+
+/** A clock whose time of day stands still until `advance` moves it; sleeps and monotonic time stay real. */
+export const stoppedClock = (start = Date.now()) => {
+  const real = Effect.runSync(Effect.clockWith(Effect.succeed))
+  let now = start
+  const clock: Clock.Clock = {
+    currentTimeMillisUnsafe: () => now,
+    currentTimeMillis: Effect.sync(() => now),
+    currentTimeNanosUnsafe: () => BigInt(now) * 1_000_000n,
+    currentTimeNanos: Effect.sync(() => BigInt(now) * 1_000_000n),
+    monotonicTimeNanosUnsafe: () => real.monotonicTimeNanosUnsafe(),
+    monotonicTimeNanos: real.monotonicTimeNanos,
+    sleep: (duration) => real.sleep(duration)
+  }
+  return { clock, advance: (ms: number) => void (now += ms) }
 }
 
 /** The service's logger, its console keeping every line it is given. */
@@ -77,6 +95,7 @@ export const makeTestApp = (options: TestAppOptions = {}) => {
     Layer.provide(HttpServer.layerServices),
     // Merged, not only provided: the handler runs each request in the context the layer outputs.
     Layer.provideMerge(OtlpLive.pipe(Layer.provide([config, ApiRoutes.layer(api)]))),
+    Layer.provideMerge(options.clock === undefined ? Layer.empty : Layer.succeed(Clock.Clock, options.clock)),
     Layer.provideMerge(
       options.logs === undefined
         ? Layer.succeed(References.MinimumLogLevel, options.logLevel ?? "None")

@@ -2,20 +2,40 @@
 import { HttpApiEndpoint, OpenApi } from "effect/http-api"
 import { InvalidRequestWire } from "../../Errors.ts"
 import * as Contract from "../Contract.ts"
-import { UserAgentRequest, UserAgentResponse } from "./UserAgent.ts"
+import { MAX_BATCH, UserAgentRequest, UserAgentResponse } from "./UserAgent.ts"
+
+/** A whole number from 1 to MAX_BATCH, else undefined. */
+const batchSize = (n: unknown): number | undefined =>
+  typeof n === "number" && Number.isInteger(n) && n >= 1 && n <= MAX_BATCH ? n : undefined
+
+/**
+ * One token a user agent: a parse's `userAgents` (counted before its strings are checked) or a generate's `count`.
+ * A size the schema refuses (not an array or integer, 0, over 100), or `userAgents` beside `userAgent`, costs one,
+ * as any other refused body does.
+ */
+export const tokenCost = (body: unknown): number => {
+  if (typeof body !== "object" || body === null) return 1
+  const { operation, userAgents, count } = body as Record<string, unknown>
+  if (operation === "parse" && !("userAgent" in body))
+    return (Array.isArray(userAgents) ? batchSize(userAgents.length) : undefined) ?? 1
+  if (operation === "generate") return batchSize(count) ?? 1
+  return 1
+}
 
 export const UserAgentParser = HttpApiEndpoint.post("userAgentParser", "/user-agent-parser", {
   payload: UserAgentRequest,
   success: UserAgentResponse,
   error: InvalidRequestWire
-}).annotateMerge(
-  OpenApi.annotations({
-    summary: "Parse a user agent, or generate a realistic one",
-    description:
-      "`parse` names the browser, OS, device, CPU, engine and bot behind a User-Agent string, by family " +
-      "(Chrome, Firefox, Safari, Edge, IE; Windows, macOS, iOS, Android, Linux; Desktop, Mobile, Tablet). " +
-      "`generate` returns a current, real-world user agent, optionally of a given family, and its parse."
-  })
-)
+})
+  .annotate(Contract.TokenCost, tokenCost)
+  .annotateMerge(
+    OpenApi.annotations({
+      summary: "Parse a user agent, or generate a realistic one",
+      description:
+        "`parse` names the browser, OS, device, CPU, engine and bot behind a User-Agent string, by family " +
+        "(Chrome, Firefox, Safari, Edge, IE; Windows, macOS, iOS, Android, Linux; Desktop, Mobile, Tablet). " +
+        "`generate` returns a current, real-world user agent, optionally of a given family, and its parse."
+    })
+  )
 
 export const UserAgentContract = Contract.make({ endpoints: [UserAgentParser] })

@@ -6,6 +6,8 @@ import { Schema } from "effect"
 import { BROWSER_FAMILIES, DEVICE_FAMILIES, DEVICE_TYPES, OS_FAMILIES } from "./Families.ts"
 
 export const MAX_USER_AGENT_LENGTH = 2048
+/** The most user agents one request parses (`userAgents`) or generates (`count`). */
+export const MAX_BATCH = 100
 
 export const BrowserFamily = Schema.Literals(BROWSER_FAMILIES).annotate({ identifier: "BrowserFamily" })
 export const OsFamily = Schema.Literals(OS_FAMILIES).annotate({ identifier: "OsFamily" })
@@ -58,11 +60,44 @@ const ClientHintHeaders = Schema.Record(
 const operation = <const Op extends "parse" | "generate">(op: Op, description: string) =>
   Schema.Literal(op).annotateKey({ description })
 
+// Given beside its other form, a field is refused (400) rather than ignored: the client meant one of the two.
+const notWith = (other: string) =>
+  Schema.optionalKey(
+    Schema.Never.annotate({ description: `Not with \`${other}\``, message: `cannot be sent with ${other}; send one` })
+  )
+
 export const ParseRequest = Schema.Struct({
   operation: operation("parse", "Parse the given userAgent"),
   userAgent: UserAgentString,
+  userAgents: notWith("userAgent"),
   headers: Schema.optionalKey(ClientHintHeaders)
 }).annotate({ identifier: "ParseRequest", title: "Parse a user agent" })
+
+const UserAgentStrings = Schema.Array(UserAgentString)
+  .annotate({
+    description: `1 to ${MAX_BATCH} User-Agent strings, each at most 2048 characters; one token each`,
+    message: `must be an array of 1 to ${MAX_BATCH} user-agent strings`
+  })
+  .check(
+    Schema.isMinLength(1, { message: `must hold at least one user agent` }),
+    Schema.isMaxLength(MAX_BATCH, {
+      message: `must hold at most ${MAX_BATCH} user agents; send more in several requests`
+    })
+  )
+
+export const ParseBatchRequest = Schema.Struct({
+  operation: operation("parse", "Parse each of the given userAgents"),
+  userAgents: UserAgentStrings,
+  userAgent: notWith("userAgents"),
+  headers: Schema.optionalKey(
+    Schema.Never.annotate({
+      description: "Client hints describe one browser: send them with `userAgent`",
+      message: "describe one browser: send them with userAgent, not userAgents"
+    })
+  )
+}).annotate({ identifier: "ParseBatchRequest", title: "Parse up to 100 user agents" })
+
+const COUNT_RULE = `must be an integer from 1 to ${MAX_BATCH}`
 
 export const GenerateRequest = Schema.Struct({
   operation: operation("generate", "Generate a realistic, current user agent"),
@@ -71,26 +106,45 @@ export const GenerateRequest = Schema.Struct({
   deviceType: Schema.optionalKey(DeviceFamily.annotate({ description: "Only this device type" })),
   seed: Schema.optionalKey(
     Schema.Number.check(Schema.isInt({ message: "must be an integer" })).annotate({
-      description: "The same seed and options give the same string",
+      description: "The same seed and options give the same string (with `count`, the same list)",
       message: "must be an integer"
     })
+  ),
+  count: Schema.optionalKey(
+    Schema.Number.annotate({ message: COUNT_RULE })
+      .check(
+        Schema.isInt({ message: COUNT_RULE }),
+        Schema.isBetween({ minimum: 1, maximum: MAX_BATCH }, { message: COUNT_RULE })
+      )
+      .annotate({ description: `Generate this many (1 to ${MAX_BATCH}; one token each): \`data\` is then an array` })
   )
 }).annotate({ identifier: "GenerateRequest", title: "Generate a user agent" })
 
-export const UserAgentRequest = Schema.Union([ParseRequest, GenerateRequest]).annotate({
+export const UserAgentRequest = Schema.Union([ParseRequest, ParseBatchRequest, GenerateRequest]).annotate({
   identifier: "UserAgentRequest",
-  description: '`operation` "parse" with a `userAgent`, or "generate" (which ignores `userAgent`)',
+  description:
+    '`operation` "parse" with a `userAgent`, or with `userAgents` (up to 100, `data` then an array in the same ' +
+    'order); or "generate" (which ignores `userAgent`), one or `count` of them',
   examples: [
     {
       operation: "parse",
       userAgent:
         "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
     },
-    { operation: "generate", browser: "Firefox", os: "Linux" }
+    { operation: "generate", browser: "Firefox", os: "Linux" },
+    {
+      operation: "parse",
+      userAgents: [
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36",
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+      ]
+    },
+    { operation: "generate", count: 3, deviceType: "Mobile", seed: 7 }
   ]
 })
 export type UserAgentRequest = typeof UserAgentRequest.Type
 export type ParseRequest = typeof ParseRequest.Type
+export type ParseBatchRequest = typeof ParseBatchRequest.Type
 export type GenerateRequest = typeof GenerateRequest.Type
 
 const known = (description: string) =>
@@ -113,7 +167,12 @@ export type UserAgentInfo = typeof UserAgentInfo.Type
 
 export const UserAgentResponse = Schema.Struct({
   success: Schema.Literal(true),
-  data: UserAgentInfo
+  data: Schema.Union([
+    UserAgentInfo,
+    Schema.Array(UserAgentInfo).annotate({
+      description: "For `userAgents` or `count`: one result a string, in the order asked"
+    })
+  ])
 }).annotate({
   identifier: "UserAgentResponse",
   examples: [
@@ -132,3 +191,4 @@ export const UserAgentResponse = Schema.Struct({
     }
   ]
 })
+export type UserAgentResponse = typeof UserAgentResponse.Type

@@ -84,6 +84,8 @@ export class UserAgents extends Context.Service<
   UserAgents,
   {
     readonly parse: (userAgent: string, headers?: Readonly<Record<string, string>>) => Effect.Effect<UserAgentInfo>
+    /** Each string as `parse` gives it (through the same cache), in order. */
+    readonly parseMany: (userAgents: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<UserAgentInfo>>
     readonly generate: (options: GenerateRequestOptions) => Effect.Effect<UserAgentInfo, InvalidRequest>
     /**
      * `count` strings (from item `from`, 0 unless paging), the options applied to each; with a seed, item i is
@@ -103,20 +105,24 @@ export class UserAgents extends Context.Service<
       const cache = size > 0 ? makeParseCache(size) : undefined
       const pools = yield* Effect.cached(loadPools)
 
+      const parseNow = (userAgent: string, headers?: Readonly<Record<string, string>>): UserAgentInfo => {
+        if (cache === undefined || hasClientHints(headers)) return safeParse(userAgent, headers)
+        const cached = cache.get(userAgent)
+        if (cached !== undefined) {
+          cacheHits.updateUnsafe(1, registry)
+          return cached
+        }
+        const info = safeParse(userAgent)
+        cache.set(userAgent, info)
+        cacheMisses.updateUnsafe(1, registry)
+        return info
+      }
       // No Effect.fn here: a span per parse would cost more than the cached parse itself.
       const parse = (userAgent: string, headers?: Readonly<Record<string, string>>): Effect.Effect<UserAgentInfo> =>
-        Effect.sync(() => {
-          if (cache === undefined || hasClientHints(headers)) return safeParse(userAgent, headers)
-          const cached = cache.get(userAgent)
-          if (cached !== undefined) {
-            cacheHits.updateUnsafe(1, registry)
-            return cached
-          }
-          const info = safeParse(userAgent)
-          cache.set(userAgent, info)
-          cacheMisses.updateUnsafe(1, registry)
-          return info
-        })
+        Effect.sync(() => parseNow(userAgent, headers))
+      // One Effect for the whole batch: an Effect a string would cost more than a cached parse.
+      const parseMany = (userAgents: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<UserAgentInfo>> =>
+        Effect.sync(() => userAgents.map((userAgent) => parseNow(userAgent)))
 
       // a wrong seed or a combination no browser has is answered without loading the data set
       const check = (options: GenerateRequestOptions): InvalidRequest | undefined =>
@@ -150,7 +156,7 @@ export class UserAgents extends Context.Service<
         return items
       })
 
-      return UserAgents.of({ parse, generate: generateOne, generateMany })
+      return UserAgents.of({ parse, parseMany, generate: generateOne, generateMany })
     })
   )
 }

@@ -151,10 +151,8 @@ const tokenCost = (body: Record<string, unknown>): number => {
   return operation === "parse" && !("userAgent" in body) && n >= 1 && n <= 100 ? n : 1
 }
 
-/** The body's text, kept beside it for the wage amount as written. */
-const TEXT = Symbol("text")
-
-const readBody = async (request: Request): Promise<Record<string, unknown> | Failure> => {
+/** The body as JSON, and its text (the wage amount is read as written). */
+const readBody = async (request: Request): Promise<{ body: Record<string, unknown>; text: string } | Failure> => {
   const type = request.headers.get("content-type")
   if (type !== null && type.split(";")[0]!.trim().toLowerCase() !== "application/json") {
     return new Failure(400, "invalid_request", "Content-Type must be application/json")
@@ -172,7 +170,7 @@ const readBody = async (request: Request): Promise<Record<string, unknown> | Fai
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     return new Failure(400, "invalid_request", "The request body must be a JSON object")
   }
-  return Object.assign(body as Record<string, unknown>, { [TEXT]: text })
+  return { body: body as Record<string, unknown>, text }
 }
 
 const handle = async (request: Request, headers: Record<string, string>): Promise<unknown> => {
@@ -185,16 +183,17 @@ const handle = async (request: Request, headers: Record<string, string>): Promis
   if (caller === undefined) return new Failure(401, "unauthorized", "Send an API key as Authorization: Bearer <key>")
   headers.keyId = caller
   // the body is read and judged first, as the service does: a batch takes one token a string
-  const body = await readBody(request)
-  const decision = take(caller, Date.now(), body instanceof Failure ? 1 : tokenCost(body))
+  const read = await readBody(request)
+  const decision = take(caller, Date.now(), read instanceof Failure ? 1 : tokenCost(read.body))
   headers["ratelimit-policy"] = `"default";q=${decision.limit};w=60`
   headers.ratelimit = `"default";r=${decision.remaining};t=${decision.resetSeconds}`
   headers["x-ratelimit-limit"] = String(decision.limit)
   headers["x-ratelimit-remaining"] = String(decision.remaining)
   headers["x-ratelimit-reset"] = String(Math.ceil(Date.now() / 1000) + decision.resetSeconds)
   if (!decision.allowed) return new Failure(429, "rate_limited", "Rate limit exceeded")
-  if (body instanceof Failure) return body
-  if (path === WAGE_PATH) return wageRequest(body, body[TEXT] as string)
+  if (read instanceof Failure) return read
+  const { body, text } = read
+  if (path === WAGE_PATH) return wageRequest(body, text)
   // loaded on first use, as the service does
   if ((body as { operation?: unknown }).operation === "generate" && pools === undefined) {
     const { default: UserAgent } = await import("user-agents")

@@ -38,7 +38,7 @@ const unknown = (userAgent: string): UserAgentInfo => ({
   userAgent,
   browser: { name: "Unknown", version: "Unknown" },
   os: { name: "Unknown", version: "Unknown" },
-  device: { type: "Unknown", vendor: "Unknown", model: "Unknown" },
+  device: { type: "Unknown", vendor: "Unknown", model: "Unknown", name: "Unknown" },
   cpu: { architecture: "Unknown" },
   engine: { name: "Unknown", version: "Unknown" },
   bot: { isBot: false, name: "Unknown", category: "Unknown" }

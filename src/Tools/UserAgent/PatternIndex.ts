@@ -1,0 +1,269 @@
+/**
+ * An ordered list of case-insensitive regular expressions that answers "the first one that matches" without running
+ * them all. Each pattern is read once for the literal texts that any match of it must contain (at least one of a
+ * set: `SM-[AT]\d{3}` must contain `sm-a` or `sm-t`); the pattern is filed under the first three characters of each
+ * of those texts. A string is then looked up by its own three-character windows (a Map hit each), and only the
+ * patterns filed under one of them, plus the few from which no such text can be read, are run, in list order, so
+ * the first match is the one a scan of the whole list would give. Reading the literals is conservative: anything
+ * the reader does not follow (a lookaround, `\d`, a wide class, `*`) counts as "any text", which can only add
+ * patterns to run, never drop one.
+ */
+
+/** Either the exact texts a node can match (a small set), or texts one of which any match contains (null: none). */
+type Info = { readonly exact: ReadonlyArray<string> } | { readonly some: ReadonlyArray<string> | null }
+
+const MAX_EXACT = 64
+const ANY: Info = { some: null }
+const EMPTY: Info = { exact: [""] }
+const DIGITS: Info = { exact: [..."0123456789"] }
+
+const quality = (set: ReadonlyArray<string> | null): number =>
+  set === null || set.length === 0 ? 0 : Math.min(...set.map((s) => s.length))
+
+// two or three characters as one number (non-ASCII folded into a byte: a collision only adds a candidate); a
+// two-character key has its top byte set, so it never equals a three-character one
+const gram = (s: string, i: number): number =>
+  ((s.charCodeAt(i) & 0xff) << 16) | ((s.charCodeAt(i + 1) & 0xff) << 8) | (s.charCodeAt(i + 2) & 0xff)
+const pair = (s: string, i: number): number => 0x1000000 | ((s.charCodeAt(i) & 0xff) << 8) | (s.charCodeAt(i + 1) & 0xff)
+
+// what nearly every browser's string carries: a text is filed under a window of it outside these, where it has one
+const COMMON = new Set<number>()
+for (const word of [
+  "mozilla/5.0 (linux; android 10; k) applewebkit/537.36 (khtml, like gecko) chrome/120.0.0.0 mobile safari/537.36",
+  "mozilla/5.0 (linux; u; android 4.4.2; en-us; build/kot49h) applewebkit/534.30 version/4.0 mobile safari/534.30 wv)",
+  "mozilla/5.0 (windows nt 10.0; win64; x64; rv:109.0) gecko/20100101 firefox/119.0 edg/120.0.0.0 opr/105.0.0.0",
+  "mozilla/5.0 (macintosh; intel mac os x 10_15_7) (iphone; cpu iphone os 17_4 like mac os x) (ipad; x11; ubuntu)",
+  "android 4.4; android 5.0; android 6.0; android 7.0; android 8.0; android 9; android 11; android 12; android 13",
+  "android 14; android 15; android 16; version/17.4 chrome/131.0 firefox/134.0 safari/605.1.15",
+  "samsungbrowser/23.0 ucbrowser/13.4 opera mini/ presto/2.12 mobile/15e148 trident/7.0; msie 9.0; .net clr"
+])
+  for (let i = 0; i + 2 < word.length; i++) COMMON.add(gram(word, i))
+
+/** The key a text is filed under: a rare three-character window of it, else its first (two characters: a pair). */
+export const keyOf = (text: string): { readonly key: number; readonly common: boolean } => {
+  if (text.length === 2) return { key: pair(text, 0), common: true }
+  for (let i = 0; i + 2 < text.length; i++) if (!COMMON.has(gram(text, i))) return { key: gram(text, i), common: false }
+  return { key: gram(text, 0), common: true }
+}
+const commonCount = (set: ReadonlyArray<string> | null): number =>
+  set === null ? Infinity : set.filter((t) => t.length < 2 || keyOf(t).common).length
+
+const some = (info: Info): ReadonlyArray<string> | null => ("exact" in info ? info.exact : info.some)
+
+const better = (a: ReadonlyArray<string> | null, b: ReadonlyArray<string> | null): ReadonlyArray<string> | null => {
+  if (quality(a) >= 2 && quality(b) >= 2) {
+    const [ca, cb] = [commonCount(a), commonCount(b)]
+    if (ca !== cb) return ca < cb ? a : b
+  }
+  const [qa, qb] = [quality(a), quality(b)]
+  if (qa !== qb) return qa > qb ? a : b
+  return (a?.length ?? Infinity) <= (b?.length ?? Infinity) ? a : b
+}
+
+const concat = (parts: ReadonlyArray<Info>): Info => {
+  let best: ReadonlyArray<string> | null = null
+  let run: Array<string> | null = [""]
+  for (const part of parts) {
+    if ("exact" in part && run !== null && run.length * part.exact.length <= MAX_EXACT) {
+      run = run.flatMap((head) => part.exact.map((tail) => head + tail))
+      continue
+    }
+    if (run !== null) best = better(best, run)
+    best = better(best, some(part))
+    run = "exact" in part && part.exact.length <= MAX_EXACT ? [...part.exact] : null
+  }
+  if (best === null && run !== null) return { exact: [...new Set(run)] }
+  return run === null ? { some: best } : { some: better(best, run) }
+}
+
+const alternate = (branches: ReadonlyArray<Info>): Info => {
+  if (branches.every((b) => "exact" in b)) {
+    const all = [...new Set(branches.flatMap((b) => (b as { exact: ReadonlyArray<string> }).exact))]
+    if (all.length <= MAX_EXACT) return { exact: all }
+    return { some: all }
+  }
+  const sets = branches.map(some)
+  if (sets.some((s) => s === null || quality(s) === 0)) return ANY
+  return { some: [...new Set(sets.flatMap((s) => s ?? []))] }
+}
+
+// a class's members when it is a short list of plain characters ([12], [ _], [AGNT]); else null
+const classMembers = (body: string): ReadonlyArray<string> | null => {
+  if (body.startsWith("^")) return null
+  const members: Array<string> = []
+  for (let i = 0; i < body.length; i++) {
+    let c = body[i]!
+    if (c === "\\") {
+      const next = body[++i] ?? ""
+      if (/[a-zA-Z0-9]/.test(next)) return null
+      c = next
+    } else if (body[i + 1] === "-" && i + 2 < body.length) {
+      const [from, to] = [c.charCodeAt(0), body.charCodeAt(i + 2)]
+      if (to - from > 9 || to < from) return null
+      for (let code = from; code <= to; code++) members.push(String.fromCharCode(code))
+      i += 2
+      continue
+    }
+    members.push(c)
+  }
+  const lower = [...new Set(members.map((m) => m.toLowerCase()))]
+  return lower.length > 0 && lower.length <= 10 ? lower : null
+}
+
+/** What any match of `source` (a case-insensitive pattern) must contain; see the module comment. */
+export const requiredTexts = (source: string): ReadonlyArray<string> | null => {
+  let at = 0
+  const alternation = (): Info => {
+    const branches = [sequence()]
+    while (source[at] === "|") {
+      at++
+      branches.push(sequence())
+    }
+    return alternate(branches)
+  }
+  const sequence = (): Info => {
+    const parts: Array<Info> = []
+    while (at < source.length && source[at] !== "|" && source[at] !== ")") parts.push(...quantified(atom()))
+    return concat(parts)
+  }
+  const atom = (): Info => {
+    const c = source[at++]!
+    if (c === "(") {
+      let zeroWidth = false
+      if (source[at] === "?") {
+        const kind = source.slice(at, at + 3)
+        zeroWidth = /^\?(=|!|<=|<!)/.test(kind)
+        at += kind.startsWith("?<=") || kind.startsWith("?<!") ? 3 : 2
+        if (kind.startsWith("?<") && !zeroWidth) at = source.indexOf(">", at) + 1
+      }
+      const inner = alternation()
+      at++ // ")"
+      return zeroWidth ? EMPTY : inner
+    }
+    if (c === "[") {
+      let end = at + (source[at] === "]" ? 1 : 0)
+      while (end < source.length && source[end] !== "]") end += source[end] === "\\" ? 2 : 1
+      const members = classMembers(source.slice(at, end))
+      at = end + 1
+      return members === null ? ANY : { exact: members }
+    }
+    if (c === "\\") {
+      const e = source[at++] ?? ""
+      if (e === "b" || e === "B") return EMPTY
+      if (e === "d") return DIGITS
+      if (/[a-zA-Z0-9]/.test(e)) return ANY
+      return { exact: [e.toLowerCase()] }
+    }
+    if (c === "^" || c === "$") return EMPTY
+    if (c === ".") return ANY
+    return { exact: [c.toLowerCase()] }
+  }
+  const quantified = (info: Info): ReadonlyArray<Info> => {
+    const q = source[at]
+    let [min, max] = [0, Infinity]
+    if (q === "?" || q === "*" || q === "+") {
+      at++
+      ;[min, max] = [q === "+" ? 1 : 0, q === "?" ? 1 : Infinity]
+    } else if (q === "{" && /^\{\d+(,\d*)?\}/.test(source.slice(at))) {
+      const m = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(at))!
+      at += m[0].length
+      ;[min, max] = [Number(m[1]), m[2] === undefined ? Number(m[1]) : m[3] ? Number(m[3]) : Infinity]
+    } else return [info]
+    if (source[at] === "?" || source[at] === "+") at++ // lazy or possessive
+    // n or more: n copies in a row (they continue a run of literals), then any text if more may follow
+    if (min > 0) return [...Array.from({ length: Math.min(min, 4) }, () => info), ...(max > min ? [ANY] : [])]
+    // zero or more of something other than a few exact texts: any text, and it breaks a run of literals
+    if (max > 1 || !("exact" in info)) return [ANY]
+    return [{ exact: [...new Set(["", ...info.exact])] }]
+  }
+  const info = alternation()
+  const texts = some(info)
+  return texts === null || quality(texts) < 2 ? null : texts
+}
+
+export interface PatternIndex<A> {
+  /**
+   * The first entry, in list order, that `accept`s `text` and whose pattern matches it, with the match; `lower` is
+   * `text` lower-cased.
+   */
+  readonly first: (
+    text: string,
+    lower: string,
+    accept?: (entry: A) => boolean
+  ) => { readonly entry: A; readonly match: RegExpExecArray } | undefined
+  /** The same answer by running every pattern in order (what the index is checked against). */
+  readonly scan: (
+    text: string,
+    accept?: (entry: A) => boolean
+  ) => { readonly entry: A; readonly match: RegExpExecArray } | undefined
+}
+
+/** Indexes `entries` by `source(entry)`; `compile` turns a source into the RegExp that is run (once, on first use). */
+export const makePatternIndex = <A>(
+  entries: ReadonlyArray<A>,
+  source: (entry: A) => string,
+  compile: (source: string) => RegExp
+): PatternIndex<A> => {
+  const filed = new Map<number, Array<number>>()
+  const always: Array<number> = []
+  const texts = entries.map((entry) => requiredTexts(source(entry)))
+  // each text goes under its window that the fewest texts of this list share (Samsung's models all carry "sm-")
+  const windows = (text: string): Array<number> => {
+    if (text.length === 2) return [pair(text, 0)]
+    const all: Array<number> = []
+    for (let i = 0; i + 2 < text.length; i++) if (!COMMON.has(gram(text, i))) all.push(gram(text, i))
+    return all.length > 0 ? all : [gram(text, 0)]
+  }
+  const shared = new Map<number, number>()
+  for (const set of texts)
+    for (const text of set ?? []) for (const w of new Set(windows(text))) shared.set(w, (shared.get(w) ?? 0) + 1)
+  texts.forEach((set, i) => {
+    if (set === null) return void always.push(i)
+    for (const text of set) {
+      const key = windows(text).reduce((a, b) => ((shared.get(b) ?? 0) < (shared.get(a) ?? 0) ? b : a))
+      const list = filed.get(key)
+      if (list === undefined) filed.set(key, [i])
+      else if (list[list.length - 1] !== i) list.push(i)
+    }
+  })
+  // a key's bit in a 64 Kbit filter: most windows of a string file nothing, and a bit test is cheaper than a Map
+  const bit = (key: number): number => ((key ^ (key >>> 15)) * 0x9e37) & 0xffff
+  const filter = new Uint8Array(1 << 13)
+  for (const key of filed.keys()) filter[bit(key) >>> 3]! |= 1 << (bit(key) & 7)
+  const lookUp = (key: number, into: Array<number>): void => {
+    const b = bit(key)
+    if ((filter[b >>> 3]! & (1 << (b & 7))) === 0) return
+    const list = filed.get(key)
+    if (list !== undefined) for (const n of list) into.push(n)
+  }
+  const compiled: Array<RegExp | undefined> = []
+  return {
+    first: (text, lower, accept) => {
+      const candidates = [...always]
+      for (let i = 0; i + 1 < lower.length; i++) {
+        lookUp(pair(lower, i), candidates)
+        if (i + 2 < lower.length) lookUp(gram(lower, i), candidates)
+      }
+      candidates.sort((a, b) => a - b)
+      for (let c = 0; c < candidates.length; c++) {
+        const n = candidates[c]!
+        if (n === candidates[c - 1]) continue
+        const entry = entries[n]!
+        if (accept !== undefined && !accept(entry)) continue
+        const pattern = (compiled[n] ??= compile(source(entry)))
+        const match = pattern.exec(text)
+        if (match !== null) return { entry, match }
+      }
+      return undefined
+    },
+    scan: (text, accept) => {
+      for (let n = 0; n < entries.length; n++) {
+        const entry = entries[n]!
+        if (accept !== undefined && !accept(entry)) continue
+        const match = (compiled[n] ??= compile(source(entry))).exec(text)
+        if (match !== null) return { entry, match }
+      }
+      return undefined
+    }
+  }
+}

@@ -8,7 +8,7 @@
  * first three characters), so only the few patterns whose texts occur in the string run. The data is loaded, and
  * each index built, on the first parse that needs it.
  */
-import { makePatternIndex, type PatternIndex } from "./PatternIndex.ts"
+import { branches, makePatternIndex, type PatternIndex } from "./PatternIndex.ts"
 
 interface ModelEntry {
   readonly regex: string
@@ -51,6 +51,13 @@ interface Brand {
   /** the parser's own condition (HbbTV, shell TV, Facebook notebook tokens), if it has one */
   readonly gate: string | undefined
   models?: PatternIndex<ModelEntry>
+  whole?: RegExp
+}
+
+/** One top-level alternative of a brand's pattern: the brand matches where any of them does. */
+interface Branch {
+  readonly brand: Brand
+  readonly source: string
 }
 
 const collection = (file: string): Collection => {
@@ -85,42 +92,56 @@ const gateTests = new Map(Object.values(gates).map((gate) => [gate, compile(gate
 const brands = (file: string, gate?: string): Array<Brand> =>
   Object.entries(collection(file)).map(([name, entry]): Brand => ({ name, entry, gate }))
 
-// one index over every parser's brands, in Matomo's order of parsers
-let index: PatternIndex<Brand> | undefined
-const load = (): PatternIndex<Brand> =>
+// every parser's brands, in Matomo's order of parsers
+let all: Array<Brand> | undefined
+const allBrands = (): Array<Brand> =>
+  (all ??= [
+    ...brands("televisions", gates.hbbTv),
+    ...brands("shell_tv", gates.shellTv),
+    ...brands("notebooks", gates.notebook),
+    ...brands("consoles"),
+    ...brands("car_browsers"),
+    ...brands("cameras"),
+    ...brands("portable_media_player"),
+    ...brands("mobiles")
+  ])
+
+// one index over the alternatives of every brand's pattern, in order: the first that matches names the brand
+let index: PatternIndex<Branch> | undefined
+const load = (): PatternIndex<Branch> =>
   (index ??= makePatternIndex(
-    [
-      ...brands("televisions", gates.hbbTv),
-      ...brands("shell_tv", gates.shellTv),
-      ...brands("notebooks", gates.notebook),
-      ...brands("consoles"),
-      ...brands("car_browsers"),
-      ...brands("cameras"),
-      ...brands("portable_media_player"),
-      ...brands("mobiles")
-    ],
-    (brand) => brand.entry.regex,
+    allBrands().flatMap((brand) => branches(brand.entry.regex).map((source) => ({ brand, source }))),
+    (branch) => branch.source,
     compile
   ))
+// the brands' whole patterns scanned in order, as Matomo does, for scripts/deviceIndexCheck.ts
+let wholeIndex: PatternIndex<Brand> | undefined
+const loadWhole = (): PatternIndex<Brand> =>
+  (wholeIndex ??= makePatternIndex(allBrands(), (brand) => brand.entry.regex, compile))
+
+type Find = <A>(index: PatternIndex<A>, accept?: (entry: A) => boolean) => ReturnType<PatternIndex<A>["first"]>
 
 /** The device's brand and marketing name as Matomo's database knows them, or undefined when it names no brand. */
 const identify = (
   ua: string,
-  first: <A>(index: PatternIndex<A>, accept?: (entry: A) => boolean) => ReturnType<PatternIndex<A>["first"]>
+  first: Find,
+  findBrand: (open: (brand: Brand) => boolean) => { readonly brand: Brand; readonly match: RegExpExecArray } | undefined
 ): DeviceIdentity | undefined => {
   const passed = new Map<string, boolean>()
-  const open = (gate: string): boolean => {
-    let pass = passed.get(gate)
-    if (pass === undefined) passed.set(gate, (pass = gateTests.get(gate)!.test(ua)))
+  const open = (brand: Brand): boolean => {
+    if (brand.gate === undefined) return true
+    let pass = passed.get(brand.gate)
+    if (pass === undefined) passed.set(brand.gate, (pass = gateTests.get(brand.gate)!.test(ua)))
     return pass
   }
-  const found = first(load(), (brand) => brand.gate === undefined || open(brand.gate))
+  const found = findBrand(open)
   if (found === undefined) return undefined
-  const brand = found.entry
+  const brand = found.brand
   let [vendor, name] = [brand.name, modelName(brand.entry.model, found.match)]
   if (brand.entry.models !== undefined) {
     brand.models ??= makePatternIndex(brand.entry.models, (model) => model.regex, compile)
-    const model = first(brand.models)
+    // a short list is cheaper run in order than looked up
+    const model = brand.entry.models.length <= 8 ? brand.models.scan(ua) : first(brand.models)
     if (model !== undefined) {
       name = modelName(model.entry.model, model.match)
       vendor = model.entry.brand ?? vendor
@@ -135,9 +156,22 @@ const identify = (
 /** The device's brand and marketing name as Matomo's database knows them, or undefined when it names no brand. */
 export const identifyDevice = (ua: string): DeviceIdentity | undefined => {
   const lower = ua.toLowerCase()
-  return identify(ua, (index, accept) => index.first(ua, lower, accept))
+  const first: Find = (index, accept) => index.first(ua, lower, accept)
+  return identify(ua, first, (open) => {
+    const found = first(load(), (branch) => open(branch.brand))
+    if (found === undefined) return undefined
+    const brand = found.entry.brand
+    // a model template's $1 counts the groups of the whole pattern: match it again, once a string at most
+    if (brand.entry.model?.includes("$") !== true) return { brand, match: found.match }
+    return { brand, match: (brand.whole ??= compile(brand.entry.regex)).exec(ua) ?? found.match }
+  })
 }
 
 /** The same answer by running every pattern in order, as Matomo does: what `scripts/deviceIndexCheck.ts` compares. */
-export const scanDevice = (ua: string): DeviceIdentity | undefined =>
-  identify(ua, (index, accept) => index.scan(ua, accept))
+export const scanDevice = (ua: string): DeviceIdentity | undefined => {
+  const first: Find = (index, accept) => index.scan(ua, accept)
+  return identify(ua, first, (open) => {
+    const found = first(loadWhole(), open)
+    return found === undefined ? undefined : { brand: found.entry, match: found.match }
+  })
+}

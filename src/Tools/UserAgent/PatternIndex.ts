@@ -15,10 +15,31 @@ type Info = { readonly exact: ReadonlyArray<string> } | { readonly some: Readonl
 const MAX_EXACT = 64
 const ANY: Info = { some: null }
 const EMPTY: Info = { exact: [""] }
+const END = "\u0000"
 const DIGITS: Info = { exact: [..."0123456789"] }
 
 const quality = (set: ReadonlyArray<string> | null): number =>
   set === null || set.length === 0 ? 0 : Math.min(...set.map((s) => s.length))
+
+/** The top-level alternatives of a pattern (`a|b(c|d)` -> `a`, `b(c|d)`): each is shorter to run than the whole. */
+export const branches = (source: string): Array<string> => {
+  const out: Array<string> = []
+  let [depth, inClass, start] = [0, false, 0]
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]
+    if (c === "\\") i++
+    else if (inClass) inClass = c !== "]"
+    else if (c === "[") inClass = true
+    else if (c === "(") depth++
+    else if (c === ")") depth--
+    else if (c === "|" && depth === 0) {
+      out.push(source.slice(start, i))
+      start = i + 1
+    }
+  }
+  out.push(source.slice(start))
+  return out
+}
 
 // two or three characters as one number (non-ASCII folded into a byte: a collision only adds a candidate); a
 // two-character key has its top byte set, so it never equals a three-character one
@@ -35,6 +56,7 @@ for (const word of [
   "mozilla/5.0 (macintosh; intel mac os x 10_15_7) (iphone; cpu iphone os 17_4 like mac os x) (ipad; x11; ubuntu)",
   "android 4.4; android 5.0; android 6.0; android 7.0; android 8.0; android 9; android 11; android 12; android 13",
   "android 14; android 15; android 16; version/17.4 chrome/131.0 firefox/134.0 safari/605.1.15",
+  "0 build/ 1 build/ 2 build/ 3 build/ 4 build/ 5 build/ 6 build/ 7 build/ 8 build/ 9 build/ a build/ e build/",
   "samsungbrowser/23.0 ucbrowser/13.4 opera mini/ presto/2.12 mobile/15e148 trident/7.0; msie 9.0; .net clr"
 ])
   for (let i = 0; i + 2 < word.length; i++) COMMON.add(gram(word, i))
@@ -154,7 +176,9 @@ export const requiredTexts = (source: string): ReadonlyArray<string> | null => {
       if (/[a-zA-Z0-9]/.test(e)) return ANY
       return { exact: [e.toLowerCase()] }
     }
-    if (c === "^" || c === "$") return EMPTY
+    // the end of the text is a character of its own, END, which `first` adds to the string it looks up
+    if (c === "$") return { exact: [END] }
+    if (c === "^") return EMPTY
     if (c === ".") return ANY
     return { exact: [c.toLowerCase()] }
   }
@@ -204,45 +228,67 @@ export const makePatternIndex = <A>(
   source: (entry: A) => string,
   compile: (source: string) => RegExp
 ): PatternIndex<A> => {
-  const filed = new Map<number, Array<number>>()
+  // key -> the texts filed under it: [entry, text, offset of the key's window in the text, ...]
+  const filed = new Map<number, Array<number | string>>()
   const always: Array<number> = []
   const texts = entries.map((entry) => requiredTexts(source(entry)))
   // each text goes under its window that the fewest texts of this list share (Samsung's models all carry "sm-")
   const windows = (text: string): Array<number> => {
-    if (text.length === 2) return [pair(text, 0)]
+    if (text.length === 2) return [0]
     const all: Array<number> = []
-    for (let i = 0; i + 2 < text.length; i++) if (!COMMON.has(gram(text, i))) all.push(gram(text, i))
-    return all.length > 0 ? all : [gram(text, 0)]
+    for (let i = 0; i + 2 < text.length; i++) if (!COMMON.has(gram(text, i))) all.push(i)
+    return all.length > 0 ? all : [0]
   }
+  const keyAt = (text: string, i: number): number => (text.length === 2 ? pair(text, 0) : gram(text, i))
   const shared = new Map<number, number>()
   for (const set of texts)
-    for (const text of set ?? []) for (const w of new Set(windows(text))) shared.set(w, (shared.get(w) ?? 0) + 1)
-  texts.forEach((set, i) => {
-    if (set === null) return void always.push(i)
+    for (const text of set ?? [])
+      for (const key of new Set(windows(text).map((i) => keyAt(text, i)))) shared.set(key, (shared.get(key) ?? 0) + 1)
+  texts.forEach((set, n) => {
+    if (set === null) return void always.push(n)
     for (const text of set) {
-      const key = windows(text).reduce((a, b) => ((shared.get(b) ?? 0) < (shared.get(a) ?? 0) ? b : a))
+      const offset = windows(text).reduce((a, b) =>
+        (shared.get(keyAt(text, b)) ?? 0) < (shared.get(keyAt(text, a)) ?? 0) ? b : a
+      )
+      const key = keyAt(text, offset)
       const list = filed.get(key)
-      if (list === undefined) filed.set(key, [i])
-      else if (list[list.length - 1] !== i) list.push(i)
+      if (list === undefined) filed.set(key, [n, text, offset])
+      else list.push(n, text, offset)
     }
   })
-  // a key's bit in a 64 Kbit filter: most windows of a string file nothing, and a bit test is cheaper than a Map
-  const bit = (key: number): number => ((key ^ (key >>> 15)) * 0x9e37) & 0xffff
-  const filter = new Uint8Array(1 << 13)
+  // a key's bit in a filter of 8 bits a key (at most 256 Kbit): most windows of a string file nothing, and a bit
+  // test is cheaper than a Map
+  const bits = Math.min(18, Math.max(10, Math.ceil(Math.log2(filed.size * 8))))
+  const bit = (key: number): number => Math.imul(key, 0x9e3779b1) >>> (32 - bits)
+  const filter = new Uint8Array(1 << (bits - 3))
   for (const key of filed.keys()) filter[bit(key) >>> 3]! |= 1 << (bit(key) & 7)
-  const lookUp = (key: number, into: Array<number>): void => {
+  // the entries whose text occurs whole at `at`, where its key's window does
+  const lookUp = (lower: string, key: number, at: number, into: Array<number>): void => {
     const b = bit(key)
     if ((filter[b >>> 3]! & (1 << (b & 7))) === 0) return
     const list = filed.get(key)
-    if (list !== undefined) for (const n of list) into.push(n)
+    if (list === undefined) return
+    for (let j = 0; j < list.length; j += 3)
+      if (lower.startsWith(list[j + 1] as string, at - (list[j + 2] as number))) into.push(list[j] as number)
   }
+  // by a window's first two characters: 1 if a pair is filed under them, 2 if a three-character window starting so
+  const starts = new Uint8Array(1 << 16)
+  for (const key of filed.keys()) starts[key > 0xffffff ? key & 0xffff : key >>> 8] |= key > 0xffffff ? 1 : 2
   const compiled: Array<RegExp | undefined> = []
   return {
-    first: (text, lower, accept) => {
+    first: (text, lowerText, accept) => {
+      const lower = lowerText + END
       const candidates = [...always]
+      // the windows' keys rolled along the string, as `pair` and `gram` compute them
+      let c1 = lower.charCodeAt(0) & 0xff
       for (let i = 0; i + 1 < lower.length; i++) {
-        lookUp(pair(lower, i), candidates)
-        if (i + 2 < lower.length) lookUp(gram(lower, i), candidates)
+        const c0 = c1
+        c1 = lower.charCodeAt(i + 1) & 0xff
+        const start = starts[(c0 << 8) | c1]!
+        if (start === 0) continue
+        if ((start & 1) !== 0) lookUp(lower, 0x1000000 | (c0 << 8) | c1, i, candidates)
+        if ((start & 2) !== 0 && i + 2 < lower.length)
+          lookUp(lower, (c0 << 16) | (c1 << 8) | (lower.charCodeAt(i + 2) & 0xff), i, candidates)
       }
       candidates.sort((a, b) => a - b)
       for (let c = 0; c < candidates.length; c++) {

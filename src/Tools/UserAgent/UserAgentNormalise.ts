@@ -32,14 +32,18 @@ export const normalise = (ua: string, result: ParserResult, options: NormaliseOp
   const bot = detectBot(ua)
   const fields = options.rules === false ? result : refine(ua, result, bot, options.mobileHint)
   const os = osFamily(fields.os.name)
-  // the device database names the brand and the marketing name; a bot's string names no device of its own
-  const identity = options.rules === false || bot.isBot ? undefined : identifyDevice(options.deviceText ?? ua)
+  const type = deviceType(fields.device.type, os, bot.isBot)
+  // the device database names the brand and the marketing name; a bot's string names no device of its own, nor
+  // does a Windows or Mac desktop's (its database holds phones, tablets, TVs and the like: not looked up, for speed)
+  const desktop = type === "Desktop" && (os === "Windows" || os === "macOS")
+  const identity =
+    options.rules === false || bot.isBot || desktop ? undefined : identifyDevice(options.deviceText ?? ua)
   return {
     userAgent: ua,
     browser: { name: browserFamily(fields.browser.name), version: known(fields.browser.version) },
     os: { name: os, version: known(fields.os.version) },
     device: {
-      type: deviceType(fields.device.type, os, bot.isBot),
+      type,
       vendor: identity?.brand ?? vendorOf(fields.device.vendor, os, options.rules !== false),
       model: known(fields.device.model),
       name: known(identity?.name)

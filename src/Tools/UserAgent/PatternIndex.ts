@@ -18,8 +18,22 @@ const EMPTY: Info = { exact: [""] }
 const END = "\u0000"
 const DIGITS: Info = { exact: [..."0123456789"] }
 
-const quality = (set: ReadonlyArray<string> | null): number =>
-  set === null || set.length === 0 ? 0 : Math.min(...set.map((s) => s.length))
+// a set's shortest text and how many of its texts only common windows: computed once a set (the reading of ~4,000
+// patterns compares the same sets many times)
+const scores = new WeakMap<ReadonlyArray<string>, { readonly shortest: number; readonly common: number }>()
+const score = (set: ReadonlyArray<string>): { readonly shortest: number; readonly common: number } => {
+  let known = scores.get(set)
+  if (known === undefined) {
+    let [shortest, common] = [set.length === 0 ? 0 : Infinity, 0]
+    for (const text of set) {
+      if (text.length < shortest) shortest = text.length
+      if (text.length < 2 || isCommon(text)) common++
+    }
+    scores.set(set, (known = { shortest, common }))
+  }
+  return known
+}
+const quality = (set: ReadonlyArray<string> | null): number => (set === null ? 0 : score(set).shortest)
 
 /** The top-level alternatives of a pattern (`a|b(c|d)` -> `a`, `b(c|d)`): each is shorter to run than the whole. */
 export const branches = (source: string): Array<string> => {
@@ -62,13 +76,13 @@ for (const word of [
   for (let i = 0; i + 2 < word.length; i++) COMMON.add(gram(word, i))
 
 /** The key a text is filed under: a rare three-character window of it, else its first (two characters: a pair). */
-export const keyOf = (text: string): { readonly key: number; readonly common: boolean } => {
-  if (text.length === 2) return { key: pair(text, 0), common: true }
-  for (let i = 0; i + 2 < text.length; i++) if (!COMMON.has(gram(text, i))) return { key: gram(text, i), common: false }
-  return { key: gram(text, 0), common: true }
+/** Whether every window of a text is common (a two-character text counts as common). */
+const isCommon = (text: string): boolean => {
+  if (text.length === 2) return true
+  for (let i = 0; i + 2 < text.length; i++) if (!COMMON.has(gram(text, i))) return false
+  return true
 }
-const commonCount = (set: ReadonlyArray<string> | null): number =>
-  set === null ? Infinity : set.filter((t) => t.length < 2 || keyOf(t).common).length
+const commonCount = (set: ReadonlyArray<string> | null): number => (set === null ? Infinity : score(set).common)
 
 const some = (info: Info): ReadonlyArray<string> | null => ("exact" in info ? info.exact : info.some)
 
@@ -232,29 +246,29 @@ export const makePatternIndex = <A>(
   const filed = new Map<number, Array<number | string>>()
   const always: Array<number> = []
   const texts = entries.map((entry) => requiredTexts(source(entry)))
-  // each text goes under its window that the fewest texts of this list share (Samsung's models all carry "sm-")
-  const windows = (text: string): Array<number> => {
-    if (text.length === 2) return [0]
+  // each text goes under its window that the fewest texts of this list share (Samsung's models all carry "sm-"): a
+  // text's candidate windows are its uncommon ones (all of them if none is), as [offset, key, offset, key, ...]
+  const windowsOf = (text: string): Array<number> => {
+    if (text.length === 2) return [0, pair(text, 0)]
     const all: Array<number> = []
-    for (let i = 0; i + 2 < text.length; i++) if (!COMMON.has(gram(text, i))) all.push(i)
-    return all.length > 0 ? all : [0]
+    for (let i = 0; i + 2 < text.length; i++) if (!COMMON.has(gram(text, i))) all.push(i, gram(text, i))
+    return all.length > 0 ? all : [0, gram(text, 0)]
   }
-  const keyAt = (text: string, i: number): number => (text.length === 2 ? pair(text, 0) : gram(text, i))
+  const windows = texts.map((set) => set?.map(windowsOf))
   const shared = new Map<number, number>()
-  for (const set of texts)
-    for (const text of set ?? [])
-      for (const key of new Set(windows(text).map((i) => keyAt(text, i)))) shared.set(key, (shared.get(key) ?? 0) + 1)
+  for (const sets of windows)
+    for (const w of sets ?? []) for (let j = 1; j < w.length; j += 2) shared.set(w[j]!, (shared.get(w[j]!) ?? 0) + 1)
   texts.forEach((set, n) => {
     if (set === null) return void always.push(n)
-    for (const text of set) {
-      const offset = windows(text).reduce((a, b) =>
-        (shared.get(keyAt(text, b)) ?? 0) < (shared.get(keyAt(text, a)) ?? 0) ? b : a
-      )
-      const key = keyAt(text, offset)
+    set.forEach((text, t) => {
+      const w = windows[n]![t]!
+      let best = 0
+      for (let j = 2; j < w.length; j += 2) if (shared.get(w[j + 1]!)! < shared.get(w[best + 1]!)!) best = j
+      const [offset, key] = [w[best]!, w[best + 1]!]
       const list = filed.get(key)
       if (list === undefined) filed.set(key, [n, text, offset])
       else list.push(n, text, offset)
-    }
+    })
   })
   // a key's bit in a filter of 8 bits a key (at most 256 Kbit): most windows of a string file nothing, and a bit
   // test is cheaper than a Map

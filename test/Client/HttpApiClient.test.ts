@@ -51,6 +51,8 @@ describe("HttpApiClient against a real server", () => {
       ])
     )
     expect(parsed.data.browser.name).toBe("Chrome")
+    // the device's marketing name is decoded too (none for a desktop's browser)
+    expect(parsed.data.device.name).toBe("Unknown")
     expect(generated.data.browser.name).toBe("Firefox")
     expect(wage.estimates.monthly).toBe(4166.67)
   })

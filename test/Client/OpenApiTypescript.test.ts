@@ -32,11 +32,12 @@ declare const answer: Wages["responses"][200]["content"]["application/json"]
 const monthly: number = answer.estimates.monthly
 declare const parsed: UserAgents["responses"][200]["content"]["application/json"]
 const device: components["schemas"]["DeviceType"] = parsed.data.device.type
+const deviceName: string = parsed.data.device.name
 declare const limited: paths["/v1/tools/wage-estimator"]["post"]["responses"][429]
 const retry: number = limited.content["application/json"].error.retryAfterSeconds
 const retryHeader: number | undefined = limited.headers["Retry-After"]
 
-export const used = [parse, generate, hourly, annual, neither, both, wrong, monthly, device, retry, retryHeader]
+export const used = [parse, generate, hourly, annual, neither, both, wrong, monthly, device, deviceName, retry, retryHeader]
 `
 
 describe("openapi-typescript", () => {

@@ -8,6 +8,15 @@
  * first three characters), so only the few patterns whose texts occur in the string run. The data is loaded, and
  * each index built, on the first parse that needs it.
  */
+import { readFileSync } from "node:fs"
+import cameras from "node-device-detector/regexes/device/cameras.js" with { type: "file" }
+import car_browsers from "node-device-detector/regexes/device/car_browsers.js" with { type: "file" }
+import consoles from "node-device-detector/regexes/device/consoles.js" with { type: "file" }
+import mobiles from "node-device-detector/regexes/device/mobiles.js" with { type: "file" }
+import notebooks from "node-device-detector/regexes/device/notebooks.js" with { type: "file" }
+import portable_media_player from "node-device-detector/regexes/device/portable_media_player.js" with { type: "file" }
+import shell_tv from "node-device-detector/regexes/device/shell_tv.js" with { type: "file" }
+import televisions from "node-device-detector/regexes/device/televisions.js" with { type: "file" }
 import { branches, makePatternIndex, type PatternIndex } from "./PatternIndex.ts"
 
 interface ModelEntry {
@@ -37,6 +46,8 @@ const brandNames: Readonly<Record<string, string>> = { RIM: "BlackBerry" }
 // Matomo's model template: $1..$n from the match, "_" as a space, no trailing " TD"; "Build" is no model
 const modelName = (template: string | undefined, match: RegExpExecArray): string => {
   if (template === undefined) return ""
+  // most templates are a name as it is
+  if (!/[$_]| td$/i.test(template)) return template === "Build" ? "" : template.trim()
   const name = template
     .replace(/\$(\d)/g, (_, n: string) => match[Number(n)] ?? "")
     .replace(/_/g, " ")
@@ -60,26 +71,13 @@ interface Branch {
   readonly source: string
 }
 
-const collection = (file: string): Collection => {
-  // a static path each, so `bun build --compile` bundles the data and evaluates it only when first required
-  switch (file) {
-    case "televisions":
-      return require("node-device-detector/regexes/device/televisions.js")
-    case "shell_tv":
-      return require("node-device-detector/regexes/device/shell_tv.js")
-    case "notebooks":
-      return require("node-device-detector/regexes/device/notebooks.js")
-    case "consoles":
-      return require("node-device-detector/regexes/device/consoles.js")
-    case "car_browsers":
-      return require("node-device-detector/regexes/device/car_browsers.js")
-    case "cameras":
-      return require("node-device-detector/regexes/device/cameras.js")
-    case "portable_media_player":
-      return require("node-device-detector/regexes/device/portable_media_player.js")
-    default:
-      return require("node-device-detector/regexes/device/mobiles.js")
-  }
+// The data files as files (embedded by `bun build --compile`), read on first use: their object literals are JSON,
+// and JSON.parse of the text costs half the memory of evaluating them as modules
+const files = { cameras, car_browsers, consoles, mobiles, notebooks, portable_media_player, shell_tv, televisions }
+
+const collection = (file: keyof typeof files): Collection => {
+  const text = readFileSync(files[file], "utf8")
+  return JSON.parse(text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1))
 }
 
 const gates = {
@@ -89,7 +87,7 @@ const gates = {
 }
 const gateTests = new Map(Object.values(gates).map((gate) => [gate, compile(gate)]))
 
-const brands = (file: string, gate?: string): Array<Brand> =>
+const brands = (file: keyof typeof files, gate?: string): Array<Brand> =>
   Object.entries(collection(file)).map(([name, entry]): Brand => ({ name, entry, gate }))
 
 // every parser's brands, in Matomo's order of parsers
@@ -139,9 +137,8 @@ const identify = (
   const brand = found.brand
   let [vendor, name] = [brand.name, modelName(brand.entry.model, found.match)]
   if (brand.entry.models !== undefined) {
-    brand.models ??= makePatternIndex(brand.entry.models, (model) => model.regex, compile)
-    // a short list is cheaper run in order than looked up
-    const model = brand.entry.models.length <= 8 ? brand.models.scan(ua) : first(brand.models)
+    brand.models ??= makePatternIndex(brand.entry.models, (model) => model.regex, compile, brand.entry.models.length > 8)
+    const model = first(brand.models)
     if (model !== undefined) {
       name = modelName(model.entry.model, model.match)
       vendor = model.entry.brand ?? vendor

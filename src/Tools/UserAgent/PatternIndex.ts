@@ -12,7 +12,7 @@
 /** Either the exact texts a node can match (a small set), or texts one of which any match contains (null: none). */
 type Info = { readonly exact: ReadonlyArray<string> } | { readonly some: ReadonlyArray<string> | null }
 
-const MAX_EXACT = 64
+const MAX_EXACT = 16
 const ANY: Info = { some: null }
 const EMPTY: Info = { exact: [""] }
 const END = "\u0000"
@@ -236,16 +236,20 @@ export interface PatternIndex<A> {
   ) => { readonly entry: A; readonly match: RegExpExecArray } | undefined
 }
 
-/** Indexes `entries` by `source(entry)`; `compile` turns a source into the RegExp that is run (once, on first use). */
-export const makePatternIndex = <A>(
-  entries: ReadonlyArray<A>,
-  source: (entry: A) => string,
-  compile: (source: string) => RegExp
-): PatternIndex<A> => {
-  // key -> the texts filed under it: [entry, text, offset of the key's window in the text, ...]
+// At most this many characters of a text are kept: a piece of a text around its key's window is found wherever
+// the text is, so checking the piece only lets a few more patterns run
+const KEPT = 12
+
+/**
+ * key -> the texts filed under it, as [entry, piece of the text, offset of the key's window in the piece, ...], and
+ * the entries with no text. A function of its own, so that nothing of the reading outlives it.
+ */
+const fileTexts = (
+  sources: ReadonlyArray<string>
+): { readonly filed: Map<number, Array<number | string>>; readonly always: Array<number> } => {
   const filed = new Map<number, Array<number | string>>()
   const always: Array<number> = []
-  const texts = entries.map((entry) => requiredTexts(source(entry)))
+  const texts = sources.map(requiredTexts)
   // each text goes under its window that the fewest texts of this list share (Samsung's models all carry "sm-"): a
   // text's candidate windows are its uncommon ones (all of them if none is), as [offset, key, offset, key, ...]
   const windowsOf = (text: string): Array<number> => {
@@ -254,22 +258,51 @@ export const makePatternIndex = <A>(
     for (let i = 0; i + 2 < text.length; i++) if (!COMMON.has(gram(text, i))) all.push(i, gram(text, i))
     return all.length > 0 ? all : [0, gram(text, 0)]
   }
-  const windows = texts.map((set) => set?.map(windowsOf))
   const shared = new Map<number, number>()
-  for (const sets of windows)
-    for (const w of sets ?? []) for (let j = 1; j < w.length; j += 2) shared.set(w[j]!, (shared.get(w[j]!) ?? 0) + 1)
+  for (const set of texts)
+    for (const text of set ?? []) {
+      const w = windowsOf(text)
+      for (let j = 1; j < w.length; j += 2) shared.set(w[j]!, (shared.get(w[j]!) ?? 0) + 1)
+    }
   texts.forEach((set, n) => {
     if (set === null) return void always.push(n)
-    set.forEach((text, t) => {
-      const w = windows[n]![t]!
+    set.forEach((text) => {
+      const w = windowsOf(text)
       let best = 0
       for (let j = 2; j < w.length; j += 2) if (shared.get(w[j + 1]!)! < shared.get(w[best + 1]!)!) best = j
       const [offset, key] = [w[best]!, w[best + 1]!]
+      const from = Math.max(0, Math.min(offset - 4, text.length - KEPT))
+      const piece = text.slice(from, from + KEPT)
       const list = filed.get(key)
-      if (list === undefined) filed.set(key, [n, text, offset])
-      else list.push(n, text, offset)
+      if (list === undefined) filed.set(key, [n, piece, offset - from])
+      else list.push(n, piece, offset - from)
     })
   })
+  return { filed, always }
+}
+
+/**
+ * Indexes `entries` by `source(entry)`; `compile` turns a source into the RegExp that is run (once, on first use).
+ * `indexed: false` keeps no index: `first` then runs the patterns in order, cheaper for a short list.
+ */
+export const makePatternIndex = <A>(
+  entries: ReadonlyArray<A>,
+  source: (entry: A) => string,
+  compile: (source: string) => RegExp,
+  indexed = true
+): PatternIndex<A> => {
+  const compiled: Array<RegExp | undefined> = []
+  const scan: PatternIndex<A>["scan"] = (text, accept) => {
+    for (let n = 0; n < entries.length; n++) {
+      const entry = entries[n]!
+      if (accept !== undefined && !accept(entry)) continue
+      const match = (compiled[n] ??= compile(source(entry))).exec(text)
+      if (match !== null) return { entry, match }
+    }
+    return undefined
+  }
+  if (!indexed) return { first: (text, _lower, accept) => scan(text, accept), scan }
+  const { filed, always } = fileTexts(entries.map(source))
   // a key's bit in a filter of 8 bits a key (at most 256 Kbit): most windows of a string file nothing, and a bit
   // test is cheaper than a Map
   const bits = Math.min(18, Math.max(10, Math.ceil(Math.log2(filed.size * 8))))
@@ -285,10 +318,13 @@ export const makePatternIndex = <A>(
     for (let j = 0; j < list.length; j += 3)
       if (lower.startsWith(list[j + 1] as string, at - (list[j + 2] as number))) into.push(list[j] as number)
   }
-  // by a window's first two characters: 1 if a pair is filed under them, 2 if a three-character window starting so
-  const starts = new Uint8Array(1 << 16)
-  for (const key of filed.keys()) starts[key > 0xffffff ? key & 0xffff : key >>> 8] |= key > 0xffffff ? 1 : 2
-  const compiled: Array<RegExp | undefined> = []
+  // by a window's first two characters (hashed into 4 KB): 1 if a pair may be filed under them, 2 if a
+  // three-character window starting so may be
+  const starts = new Uint8Array(1 << 12)
+  const startOf = (c0: number, c1: number): number => ((c0 * 67) ^ c1) & 0xfff
+  for (const key of filed.keys())
+    if (key > 0xffffff) starts[startOf((key >>> 8) & 0xff, key & 0xff)]! |= 1
+    else starts[startOf(key >>> 16, (key >>> 8) & 0xff)]! |= 2
   return {
     first: (text, lowerText, accept) => {
       const lower = lowerText + END
@@ -298,7 +334,7 @@ export const makePatternIndex = <A>(
       for (let i = 0; i + 1 < lower.length; i++) {
         const c0 = c1
         c1 = lower.charCodeAt(i + 1) & 0xff
-        const start = starts[(c0 << 8) | c1]!
+        const start = starts[startOf(c0, c1)]!
         if (start === 0) continue
         if ((start & 1) !== 0) lookUp(lower, 0x1000000 | (c0 << 8) | c1, i, candidates)
         if ((start & 2) !== 0 && i + 2 < lower.length)
@@ -316,14 +352,6 @@ export const makePatternIndex = <A>(
       }
       return undefined
     },
-    scan: (text, accept) => {
-      for (let n = 0; n < entries.length; n++) {
-        const entry = entries[n]!
-        if (accept !== undefined && !accept(entry)) continue
-        const match = (compiled[n] ??= compile(source(entry))).exec(text)
-        if (match !== null) return { entry, match }
-      }
-      return undefined
-    }
+    scan
   }
 }

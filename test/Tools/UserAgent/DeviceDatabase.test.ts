@@ -113,7 +113,7 @@ describe("the index answers as a scan of every pattern in order", () => {
   })
 
   test("the texts read from a pattern are ones every match contains", () => {
-    expect(requiredTexts("SM-[AT]\\d{3}")).toEqual(expect.arrayContaining(["sm-a0", "sm-t9"]))
+    expect(requiredTexts("SM-[AT]\\d{3}")).toEqual(expect.arrayContaining(["sm-a", "sm-t"]))
     expect(requiredTexts("(?:SAMSUNG-)?SM-A536(?:[);/ ]|$)")).toContain("sm-a536)")
     // each of these strings matches its pattern, so it must contain one of the texts read from it
     const matches: Array<[string, string]> = [

@@ -137,7 +137,12 @@ const identify = (
   const brand = found.brand
   let [vendor, name] = [brand.name, modelName(brand.entry.model, found.match)]
   if (brand.entry.models !== undefined) {
-    brand.models ??= makePatternIndex(brand.entry.models, (model) => model.regex, compile, brand.entry.models.length > 8)
+    brand.models ??= makePatternIndex(
+      brand.entry.models,
+      (model) => model.regex,
+      compile,
+      brand.entry.models.length > 8
+    )
     const model = first(brand.models)
     if (model !== undefined) {
       name = modelName(model.entry.model, model.match)

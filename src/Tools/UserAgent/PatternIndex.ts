@@ -16,6 +16,8 @@ const MAX_EXACT = 16
 const ANY: Info = { some: null }
 const EMPTY: Info = { exact: [""] }
 const END = "\u0000"
+// a bounded repetition, `{2}`, `{1,3}` or `{2,}`, read where it stands (sticky: no copy of the rest of the pattern)
+const BOUNDS = /\{(\d+)(,(\d*))?\}/y
 const DIGITS: Info = { exact: [..."0123456789"] }
 
 // a set's shortest text and how many of its texts only common windows: computed once a set (the reading of ~4,000
@@ -59,7 +61,8 @@ export const branches = (source: string): Array<string> => {
 // two-character key has its top byte set, so it never equals a three-character one
 const gram = (s: string, i: number): number =>
   ((s.charCodeAt(i) & 0xff) << 16) | ((s.charCodeAt(i + 1) & 0xff) << 8) | (s.charCodeAt(i + 2) & 0xff)
-const pair = (s: string, i: number): number => 0x1000000 | ((s.charCodeAt(i) & 0xff) << 8) | (s.charCodeAt(i + 1) & 0xff)
+const pair = (s: string, i: number): number =>
+  0x1000000 | ((s.charCodeAt(i) & 0xff) << 8) | (s.charCodeAt(i + 1) & 0xff)
 
 // what nearly every browser's string carries: a text is filed under a window of it outside these, where it has one
 const COMMON = new Set<number>()
@@ -202,8 +205,9 @@ export const requiredTexts = (source: string): ReadonlyArray<string> | null => {
     if (q === "?" || q === "*" || q === "+") {
       at++
       ;[min, max] = [q === "+" ? 1 : 0, q === "?" ? 1 : Infinity]
-    } else if (q === "{" && /^\{\d+(,\d*)?\}/.test(source.slice(at))) {
-      const m = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(at))!
+    } else if (q === "{" && ((BOUNDS.lastIndex = at), BOUNDS.test(source))) {
+      BOUNDS.lastIndex = at
+      const m = BOUNDS.exec(source)!
       at += m[0].length
       ;[min, max] = [Number(m[1]), m[2] === undefined ? Number(m[1]) : m[3] ? Number(m[3]) : Infinity]
     } else return [info]

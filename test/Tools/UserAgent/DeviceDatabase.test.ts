@@ -60,7 +60,11 @@ describe("device vendor and name from the device database", () => {
   test("BlackBerry, not RIM (tablet-4.yml:89, where the database says RIM)", () => {
     const ua =
       "Mozilla/5.0 (PlayBook; U; RIM Tablet OS 2.1.0; en-US) AppleWebKit/536.2+ (KHTML, like Gecko) Version/7.2.1.0 Safari/536.2+"
-    expect(parseUserAgent(ua).device).toMatchObject({ type: "Tablet", vendor: "BlackBerry", name: "BlackBerry Playbook" })
+    expect(parseUserAgent(ua).device).toMatchObject({
+      type: "Tablet",
+      vendor: "BlackBerry",
+      name: "BlackBerry Playbook"
+    })
   })
 
   test("what runs iOS is Apple's, where no model code says so (browscap tests/issues/issue-1262.php)", () => {
@@ -104,7 +108,11 @@ describe("the index answers as a scan of every pattern in order", () => {
   }, 60_000)
 
   test("the first pattern in list order wins, even where a later one's text comes first in the string", () => {
-    const index = makePatternIndex(["Galaxy (S\\d+)", "SM-G\\d{3}", "Android"], (s) => s, (s) => new RegExp(s, "i"))
+    const index = makePatternIndex(
+      ["Galaxy (S\\d+)", "SM-G\\d{3}", "Android"],
+      (s) => s,
+      (s) => new RegExp(s, "i")
+    )
     const ua = "Mozilla/5.0 (Linux; Android 9; SM-G960F Galaxy S9)"
     expect(index.first(ua, ua.toLowerCase())?.entry).toBe("Galaxy (S\\d+)")
     expect(index.first(ua, ua.toLowerCase())?.match[1]).toBe("S9")

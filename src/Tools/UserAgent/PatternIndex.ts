@@ -1,12 +1,15 @@
 /**
  * An ordered list of case-insensitive regular expressions that answers "the first one that matches" without running
- * them all. Each pattern is read once for the literal texts that any match of it must contain (at least one of a
- * set: `SM-[AT]\d{3}` must contain `sm-a` or `sm-t`); the pattern is filed under the first three characters of each
- * of those texts. A string is then looked up by its own three-character windows (a Map hit each), and only the
- * patterns filed under one of them, plus the few from which no such text can be read, are run, in list order, so
- * the first match is the one a scan of the whole list would give. Reading the literals is conservative: anything
- * the reader does not follow (a lookaround, `\d`, a wide class, `*`) counts as "any text", which can only add
- * patterns to run, never drop one.
+ * them all (the index of the device database, DeviceDatabase.ts). Each pattern is read once for literal texts any
+ * match of it must contain, at least one of a set (`SM-[AT]\d{3}` must contain `sm-a` or `sm-t`; `$` is a character
+ * of its own, so `A536(?:[);/ ]|$)` must contain `a536)`, `a536;`, ... or `a536` at the end). Each text is filed under
+ * one window of two or three of its characters: one that common browser words (Mozilla, AppleWebKit, Android, Build,
+ * ...) do not contain, and of those the one the fewest texts of the list share. A string is looked up window by
+ * window (a 4 KB table by the first two characters, then a bit filter, then a Map), a filed text counts only where it
+ * occurs whole, and only the patterns with such a text, plus the few from which no text can be read, run, in list
+ * order: the first match is the one a scan of the whole list gives (`scan`, and scripts/deviceIndexCheck.ts, compare
+ * them). Reading is conservative: what the reader does not follow (a lookaround, `\w`, a wide class, `*`) is "any
+ * text", which can only add patterns to run, never drop one.
  */
 
 /** Either the exact texts a node can match (a small set), or texts one of which any match contains (null: none). */

@@ -9,6 +9,7 @@
  * texts occur in the string run (about 5 a string on browscap's). The data is read, and each index built, on the
  * first parse that needs it (~0.3 s, once).
  */
+/// <reference path="./DeviceData.d.ts" />
 import { readFileSync } from "node:fs"
 import cameras from "node-device-detector/regexes/device/cameras.js" with { type: "file" }
 import car_browsers from "node-device-detector/regexes/device/car_browsers.js" with { type: "file" }

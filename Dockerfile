@@ -1,12 +1,12 @@
 # Tools API as one self-contained binary in a slim image.
 # Build stage: as CI does, npm fetches the pinned Bun, which installs the dependencies from bun.lock (frozen), Bun
-# among them (a pinned dev dependency); `bun run build` compiles src/ into dist/tools-api (runtime, app and docs).
+# among them (a pinned dependency); `bun run build` compiles src/ into dist/tools-api (runtime, app and docs).
 # (Not `npm ci`: npm 11 writes package-lock.json without msgpackr's optional platform packages, then refuses it.)
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 ENV PATH=/app/node_modules/.bin:$PATH
 COPY package.json bun.lock bunfig.toml tsconfig.json ./
-RUN npx --yes "bun@$(node -p 'require("./package.json").devDependencies.bun')" install --frozen-lockfile
+RUN npx --yes "bun@$(node -p 'require("./package.json").dependencies.bun')" install --frozen-lockfile
 COPY src ./src
 RUN bun run build && ./dist/tools-api --version
 

@@ -15,6 +15,8 @@ import type { UserAgentInfo } from "../src/Tools/UserAgent/UserAgent.ts"
 import { buildPools, checkCombination, pick, poolFor, type Pools } from "../src/Tools/UserAgent/UserAgentGenerate.ts"
 import { parseUserAgent } from "../src/Tools/UserAgent/UserAgentNormalise.ts"
 import { assumptions, estimate, MAX_ANNUAL_SALARY, MAX_HOURLY_WAGE } from "../src/Tools/Wage/Wage.ts"
+import { writtenIn } from "../src/Tools/Wage/Written.ts"
+import { Result } from "effect"
 
 const env = (name: string, fallback: number): number => {
   const raw = process.env[name]?.trim()
@@ -103,7 +105,7 @@ const parseRequest = (body: Record<string, unknown>): UserAgentInfo | Failure =>
   return info
 }
 
-const wageRequest = (body: Record<string, unknown>) => {
+const wageRequest = (body: Record<string, unknown>, text: string) => {
   const given = ("hourlyWage" in body ? 1 : 0) + ("annualSalary" in body ? 1 : 0)
   if (given !== 1) return new Failure(400, "invalid_request", given === 0 ? "Give hourlyWage" : "Give only one")
   const [field, max] = "hourlyWage" in body ? ["hourlyWage", MAX_HOURLY_WAGE] : ["annualSalary", MAX_ANNUAL_SALARY]
@@ -111,11 +113,11 @@ const wageRequest = (body: Record<string, unknown>) => {
   if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || value > max) {
     return new Failure(422, "invalid_value", `${field} must be a positive number`, field)
   }
-  return {
-    success: true,
-    estimates: estimate(field === "hourlyWage" ? { hourlyWage: value } : { annualSalary: value }),
-    assumptions
-  }
+  // the amount as written, as the service computes it (the decimal, not the float)
+  const written = writtenIn(text, field as "hourlyWage" | "annualSalary") ?? String(value)
+  const estimates = estimate(field === "hourlyWage" ? { hourlyWage: written } : { annualSalary: written })
+  if (Result.isFailure(estimates)) return new Failure(422, "invalid_value", `${field} must be a positive number`, field)
+  return { success: true, estimates: estimates.success, assumptions }
 }
 
 const handle = async (request: Request, headers: Record<string, string>): Promise<unknown> => {
@@ -142,15 +144,16 @@ const handle = async (request: Request, headers: Record<string, string>): Promis
     return new Failure(413, "payload_too_large", "The request body is over the limit")
   }
   let body: unknown
+  const text = await request.text()
   try {
-    body = JSON.parse(await request.text())
+    body = JSON.parse(text)
   } catch {
     return new Failure(400, "invalid_request", "The request body is not valid JSON")
   }
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     return new Failure(400, "invalid_request", "The request body must be a JSON object")
   }
-  if (path === WAGE_PATH) return wageRequest(body as Record<string, unknown>)
+  if (path === WAGE_PATH) return wageRequest(body as Record<string, unknown>, text)
   // loaded on first use, as the service does
   if ((body as { operation?: unknown }).operation === "generate" && pools === undefined) {
     const { default: UserAgent } = await import("user-agents")

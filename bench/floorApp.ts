@@ -49,7 +49,11 @@ const Tools = HttpApiBuilder.group(
           (data) => ({ success: true as const, data })
         ),
       wageEstimator: ({ payload }) =>
-        Effect.map(wages.estimate(payload), (estimates) => ({ success: true as const, estimates, assumptions }))
+        Effect.map(Effect.orDie(wages.estimate(payload)), (estimates) => ({
+          success: true as const,
+          estimates,
+          assumptions
+        }))
     })
   })
 )

@@ -41,7 +41,7 @@ for (const file of git("ls-tree", "-r", "--name-only", "HEAD", "test/data/ua/").
       row.browser = libraryBrowsers[name.toLowerCase()] ?? browserLabel(name)
     if (kind === "os" && name !== undefined && name !== "undefined")
       row.os = name === "Mac OS" || name === "macOS" ? "macOS" : osFamily(name)
-    if (kind === "device") row.deviceType = deviceTypes[c.expect?.type ?? ""] ?? null
+    if (kind === "device") row.deviceType = deviceTypes.get(c.expect?.type ?? "") ?? null
     rows.set(c.ua, row)
   }
 }

@@ -1,13 +1,13 @@
 /**
- * The contract as an HttpApi: endpoints, payloads, successes and errors. It imports no services, so a client or
- * a test can use it without a server.
+ * The contract as an HttpApi: endpoints, payloads, successes, errors, and the middleware every tool runs behind
+ * (declared here, implemented in `Http/`). It imports contracts only, so a client or a test can use it without a
+ * server, and a client bundle of it carries no parser, no data set and no server code.
  */
-import { Schema } from "effect"
+import { Context, Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
 import {
   InternalErrorWire,
   InvalidRequestWire,
-  InvalidValueWire,
   MethodNotAllowedWire,
   NotFoundWire,
   PayloadTooLargeWire,
@@ -16,22 +16,44 @@ import {
   UnauthorizedWire
 } from "./Errors.ts"
 import { describeAsServed } from "./ApiDocument.ts"
-import { tools } from "./Tools/index.ts"
-import * as Tool from "./Tools/Tool.ts"
+import * as Contract from "./Tools/Contract.ts"
+import { contracts } from "./Tools/Contracts.ts"
 
-/** API keys, the rate limit and the body checks, in that order, so a request without a key never gets a 400. */
-export class Authorization extends HttpApiMiddleware.Service<Authorization>()("app/Authorization", {
-  error: [UnauthorizedWire, RateLimitedWire, InvalidRequestWire, PayloadTooLargeWire],
-  security: {
-    bearer: HttpApiSecurity.bearer.pipe(
-      HttpApiSecurity.annotate(OpenApi.Description, "An API key: `Authorization: Bearer <key>`")
-    )
+/** Who is calling: a known API key, named by its digest, never by its text (`key_<8 hex>`), and its bucket. */
+export class CurrentCaller extends Context.Service<CurrentCaller, { readonly id: string; readonly bucket: string }>()(
+  "app/CurrentCaller"
+) {}
+
+/**
+ * The API key: provides the caller, or answers 401 (429 once the client's address is over its failed-authentication
+ * budget). It runs first, so a request without a key never gets a 400.
+ */
+export class Authentication extends HttpApiMiddleware.Service<Authentication, { provides: CurrentCaller }>()(
+  "app/Authentication",
+  {
+    error: [UnauthorizedWire, RateLimitedWire],
+    security: {
+      bearer: HttpApiSecurity.bearer.pipe(
+        HttpApiSecurity.annotate(OpenApi.Description, "An API key: `Authorization: Bearer <key>`")
+      )
+    }
   }
+) {}
+
+/** The body, read within the size limit and judged: a JSON object of bounded depth with the endpoint's fields. */
+export class RequestBody extends HttpApiMiddleware.Service<RequestBody>()("app/RequestBody") {}
+
+/**
+ * The caller's token bucket: a request's tokens (one, or a batch's one a string), or 429, then the body's verdict
+ * (400/413); the rate-limit headers on every answer to the caller.
+ */
+export class RateLimit extends HttpApiMiddleware.Service<RateLimit, { requires: CurrentCaller }>()("app/RateLimit", {
+  error: [RateLimitedWire, InvalidRequestWire, PayloadTooLargeWire]
 }) {}
 
 /**
- * A payload that does not match its schema becomes the contract's 400 (or 422 for a wage value) instead of the
- * framework's empty 400. It also declares the errors every route can answer.
+ * A payload that does not match its schema becomes the contract's 400 instead of the framework's empty 400. It also
+ * declares the errors every route can answer.
  */
 export class RequestErrors extends HttpApiMiddleware.Service<RequestErrors>()("app/RequestErrors", {
   error: [InvalidRequestWire, NotFoundWire, MethodNotAllowedWire, InternalErrorWire, ServiceUnavailableWire]
@@ -53,14 +75,18 @@ export class SystemGroup extends HttpApiGroup.make("system")
   ) {}
 
 /**
- * The API over a list of tools: their endpoints in the `tools` group under /v1/tools, behind the API key, the rate
- * limit and the body checks; health beside them; the contract's errors on every route.
+ * The API over a list of contracts: their endpoints in the `tools` group under /v1/tools, behind the API key, the
+ * body checks and the rate limit (outermost first: the framework applies the last added outermost); health beside
+ * them; the contract's errors on every route.
  */
-export const makeApi = <const T extends Tool.Tools>(tools: T) =>
+export const makeApi = <const T extends Contract.Contracts>(contracts: T) =>
   HttpApi.make("tools-api")
     .add(
       HttpApiGroup.make("tools")
-        .add(...Tool.endpoints(tools))
+        .add(...Contract.endpoints(contracts))
+        .middleware(RateLimit)
+        .middleware(RequestBody)
+        .middleware(Authentication)
         .annotateMerge(
           OpenApi.annotations({
             title: "Tools",
@@ -68,7 +94,6 @@ export const makeApi = <const T extends Tool.Tools>(tools: T) =>
           })
         )
     )
-    .middleware(Authorization)
     .prefix("/v1/tools")
     .add(SystemGroup)
     .middleware(RequestErrors)
@@ -81,9 +106,9 @@ export const makeApi = <const T extends Tool.Tools>(tools: T) =>
           "A user-agent parser/generator and a wage estimator. Every error has one shape: " +
           "`{ success: false, error: { code, message, details? } }`.",
         license: { name: "AGPL-3.0-or-later", url: "https://www.gnu.org/licenses/agpl-3.0.html" },
-        transform: describeAsServed(Tool.jsonSchemas(tools))
+        transform: describeAsServed
       })
     )
 
-/** The API the service serves: every tool of `Tools/index.ts`. */
-export const ToolsApi = makeApi(tools)
+/** The API the service serves: every tool's contract (`Tools/Contracts.ts`). */
+export const ToolsApi = makeApi(contracts)

@@ -1,9 +1,10 @@
 /**
- * The OpenAPI document as the service serves it, finished where the schemas cannot say it themselves: request
- * bodies allow unknown fields (the service ignores them), the schemas a tool gives as JSON Schema of its own (the
- * wage request's two forms), request examples a client can send as they are, and the response headers each answer
- * carries.
+ * The OpenAPI document as the service serves it, finished where the schemas cannot say it themselves: a field that
+ * must be absent as JSON Schema's `false`, request examples a client can send as they are, and the response headers
+ * each answer carries. Request bodies keep the generated `additionalProperties: false`: the service refuses a field
+ * an endpoint does not define.
  */
+import * as RateLimitHeaders from "./RateLimit/Headers.ts"
 
 type Json = Record<string, any>
 
@@ -32,38 +33,38 @@ const requestSchemas = (spec: Json): Set<string> => {
   return names
 }
 
-const integer = { type: "integer", minimum: 0 }
+/** `{ "not": {} }`, the JSON Schema of a `Never` field. */
+const isNothing = (schema: Json): boolean =>
+  Object.keys(schema).length === 1 && typeof schema.not === "object" && Object.keys(schema.not).length === 0
+
+/**
+ * A request schema as the service reads it: a field that must be absent as JSON Schema's `false`, which generators
+ * read as "no such field"; the same for the forms of a union written inline.
+ */
+const asRequest = (schema: Json): void => {
+  for (const [name, property] of Object.entries<Json>(schema.properties ?? {})) {
+    if (isNothing(property)) schema.properties[name] = false
+  }
+  for (const member of [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])])
+    if (member.$ref === undefined) asRequest(member)
+}
+
 const text = { type: "string" }
 /** Each response header by its name; its component in the document is the name without dashes. */
 const HEADERS: Record<string, Json> = {
   "X-Request-Id": { description: "The request's id: the client's own if sane, else a new one", schema: text },
-  "RateLimit-Policy": { description: 'The key\'s bucket, `"default";q=<capacity>;w=60`', schema: text },
-  RateLimit: { description: '`"default";r=<whole tokens left>;t=<seconds until full>`', schema: text },
-  "X-RateLimit-Limit": { description: "Bucket capacity per minute", schema: integer },
-  "X-RateLimit-Remaining": { description: "Whole tokens left", schema: integer },
-  "X-RateLimit-Reset": { description: "Unix seconds when the bucket is full", schema: integer },
-  "Retry-After": {
-    description: "Whole seconds until a request can succeed again",
-    schema: { type: "integer", minimum: 1 }
-  },
+  ...RateLimitHeaders.DOCUMENTED,
   "WWW-Authenticate": { description: 'The scheme to use: `Bearer realm="tools-api"`', schema: text },
   Allow: { description: "The methods the path has", schema: text }
 }
 const component = (header: string) => header.replace(/-/g, "")
-const RATE_LIMITED = [
-  "RateLimit-Policy",
-  "RateLimit",
-  "X-RateLimit-Limit",
-  "X-RateLimit-Remaining",
-  "X-RateLimit-Reset"
-]
 
 /** The headers a response of this status on this path carries. */
 const headersOf = (path: string, status: string): Array<string> => {
   const names = ["X-Request-Id"]
   // a known caller's /v1 answers, 429 included, say where it stands; a 401 or an address's 429 has no key to count
-  if (path.startsWith("/v1/") && !["401", "404", "405", "503"].includes(status)) names.push(...RATE_LIMITED)
-  if (status === "429") names.push("Retry-After")
+  if (path.startsWith("/v1/") && !["401", "404", "405", "503"].includes(status)) names.push(...RateLimitHeaders.NAMES)
+  if (status === "429") names.push(RateLimitHeaders.RETRY_AFTER)
   if (status === "401") names.push("WWW-Authenticate")
   if (status === "405") names.push("Allow")
   return names
@@ -77,32 +78,27 @@ const requestExamples = (spec: Json, schema: Json | undefined): Json | undefined
   return Object.fromEntries(examples.map((value) => [value.operation ?? Object.keys(value)[0], { value }]))
 }
 
-export const describeAsServed =
-  (jsonSchemas: Readonly<Record<string, object>>) =>
-  (spec: Json): Json => {
-    const schemas = spec.components?.schemas ?? {}
-    for (const name of requestSchemas(spec)) if (schemas[name] !== undefined) delete schemas[name].additionalProperties
-    for (const [name, schema] of Object.entries(jsonSchemas)) {
-      if (schemas[name] !== undefined) schemas[name] = structuredClone(schema)
-    }
-    spec.components.headers = Object.fromEntries(
-      Object.entries(HEADERS).map(([name, header]) => [component(name), header])
-    )
-    // as the IANA registry spells it: Scalar's "Test Request" only offers a token field for a lower-case `bearer`
-    for (const scheme of Object.values<Json>(spec.components.securitySchemes ?? {})) {
-      if (typeof scheme.scheme === "string") scheme.scheme = scheme.scheme.toLowerCase()
-    }
-    spec.info.contact = { name: "Tools API", url: "https://www.gnu.org/licenses/agpl-3.0.html#section13" }
-    for (const [path, operation] of operations(spec)) {
-      for (const media of Object.values<Json>(operation.requestBody?.content ?? {})) {
-        const examples = requestExamples(spec, media.schema)
-        if (examples !== undefined) media.examples = examples
-      }
-      for (const [status, response] of Object.entries<Json>(operation.responses ?? {})) {
-        response.headers = Object.fromEntries(
-          headersOf(path, status).map((name) => [name, { $ref: `#/components/headers/${component(name)}` }])
-        )
-      }
-    }
-    return spec
+export const describeAsServed = (spec: Json): Json => {
+  const schemas = spec.components?.schemas ?? {}
+  for (const name of requestSchemas(spec)) if (schemas[name] !== undefined) asRequest(schemas[name])
+  spec.components.headers = Object.fromEntries(
+    Object.entries(HEADERS).map(([name, header]) => [component(name), header])
+  )
+  // as the IANA registry spells it: Scalar's "Test Request" only offers a token field for a lower-case `bearer`
+  for (const scheme of Object.values<Json>(spec.components.securitySchemes ?? {})) {
+    if (typeof scheme.scheme === "string") scheme.scheme = scheme.scheme.toLowerCase()
   }
+  spec.info.contact = { name: "Tools API", url: "https://www.gnu.org/licenses/agpl-3.0.html#section13" }
+  for (const [path, operation] of operations(spec)) {
+    for (const media of Object.values<Json>(operation.requestBody?.content ?? {})) {
+      const examples = requestExamples(spec, media.schema)
+      if (examples !== undefined) media.examples = examples
+    }
+    for (const [status, response] of Object.entries<Json>(operation.responses ?? {})) {
+      response.headers = Object.fromEntries(
+        headersOf(path, status).map((name) => [name, { $ref: `#/components/headers/${component(name)}` }])
+      )
+    }
+  }
+  return spec
+}

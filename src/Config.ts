@@ -1,11 +1,14 @@
 /**
- * Every environment variable, read once through `Config` and checked at start. A bad value fails the start with
- * `InvalidConfig`, one sentence naming the variable, which `main.ts` prints before exit 1.
+ * Every environment variable, read once through Effect's `Config` (by the rules of Variable.ts) and checked at start.
+ * A bad value fails the start with `InvalidConfig`, one sentence naming the variable, which `main.ts` prints before
+ * exit 1.
  */
-import { Config, Context, Data, Effect, Layer } from "effect"
-import { OTEL_NAMES, parseOtlp } from "./Observability/OtlpConfig.ts"
+import { Cause, ConfigProvider, Context, Effect, Exit, Layer } from "effect"
+import { OTEL_NAMES, otlpSettings } from "./Observability/OtlpConfig.ts"
+import * as Variable from "./Variable.ts"
+import { InvalidConfig, refuse } from "./Variable.ts"
 
-export class InvalidConfig extends Data.TaggedError("InvalidConfig")<{ readonly message: string }> {}
+export { InvalidConfig }
 
 const LOG_LEVELS = ["debug", "info", "warning", "error", "none"] as const
 const LOG_FORMATS = ["json", "pretty"] as const
@@ -14,7 +17,7 @@ const LOG_FORMATS = ["json", "pretty"] as const
 export const WORKER_ENV = "TOOLS_API_WORKER"
 export const GENERATED_KEY_ENV = "TOOLS_API_GENERATED_KEY"
 
-const NAMES = [
+export const NAMES = [
   "PORT",
   "HOST",
   "API_KEYS",
@@ -39,41 +42,6 @@ const NAMES = [
 
 export type Env = Readonly<Partial<Record<(typeof NAMES)[number], string>>>
 
-const invalid = (name: string, expected: string, got: string): never => {
-  throw new InvalidConfig({ message: `${name} must be ${expected}, got ${JSON.stringify(got)}` })
-}
-
-/** The value, or undefined when absent or blank (blank means the default). */
-const text = (env: Env, name: keyof Env): string | undefined => {
-  const value = env[name]?.trim()
-  return value === undefined || value === "" ? undefined : value
-}
-
-const integer = (env: Env, name: keyof Env, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER) => {
-  const raw = text(env, name)
-  if (raw === undefined) return fallback
-  const value = /^[+-]?\d+$/.test(raw) ? Number(raw) : Number.NaN
-  return Number.isSafeInteger(value) && value >= min && value <= max
-    ? value
-    : invalid(name, `an integer from ${min} to ${max}`, env[name]!)
-}
-
-const truthy = new Set(["true", "1", "yes", "on"])
-const falsy = new Set(["false", "0", "no", "off"])
-
-const boolean = (env: Env, name: keyof Env, fallback: boolean) => {
-  const raw = text(env, name)?.toLowerCase()
-  if (raw === undefined) return fallback
-  if (truthy.has(raw)) return true
-  return falsy.has(raw) ? false : invalid(name, "true or false", env[name]!)
-}
-
-const oneOf = <const A extends string>(env: Env, name: keyof Env, values: ReadonlyArray<A>, fallback: A): A => {
-  const raw = text(env, name)?.toLowerCase()
-  if (raw === undefined) return fallback
-  return values.find((value) => value === raw) ?? invalid(name, `one of ${values.join(", ")}`, env[name]!)
-}
-
 /** `redis://` or `rediss://` (TLS) with a host; the message quotes none of it, as it may hold a password. */
 export const parseRedisUrl = (raw: string): URL | string => {
   let url: URL
@@ -88,112 +56,112 @@ export const parseRedisUrl = (raw: string): URL | string => {
   return url
 }
 
-const redisUrl = (env: Env): URL | undefined => {
-  const raw = text(env, "REDIS_URL")
-  if (raw === undefined) return undefined
-  const url = parseRedisUrl(raw)
+const redisUrl: Effect.Effect<URL | undefined, InvalidConfig> = Effect.gen(function* () {
+  const raw = yield* Variable.text("REDIS_URL")
+  const url = raw === undefined ? undefined : parseRedisUrl(raw)
   if (typeof url !== "string") return url
-  throw new InvalidConfig({ message: `REDIS_URL ${url} (expected redis://[user:password@]host[:port][/db])` })
-}
+  return yield* new InvalidConfig({ message: `REDIS_URL ${url} (expected redis://[user:password@]host[:port][/db])` })
+})
 
 /** Browser origins allowed to call the API: every origin (`*`), these, or none (unset). */
 export type CorsOrigins = "*" | ReadonlySet<string> | undefined
 
-const corsOrigins = (env: Env): CorsOrigins => {
-  const raw = text(env, "CORS_ORIGINS")
+const CORS_ENTRY = "* or comma-separated origins like https://app.example.com"
+
+const corsOrigins: Effect.Effect<CorsOrigins, InvalidConfig> = Effect.gen(function* () {
+  const raw = yield* Variable.text("CORS_ORIGINS")
   if (raw === undefined) return undefined
   const entries = raw
     .split(",")
     .map((entry) => entry.trim())
     .filter((entry) => entry !== "")
   if (entries.includes("*")) {
-    return entries.length === 1 ? "*" : invalid("CORS_ORIGINS", "either * or a list of origins, not both", raw)
+    if (entries.length === 1) return "*"
+    return yield* refuse("CORS_ORIGINS", "either * or a list of origins, not both", raw)
   }
   const origins = new Set<string>()
   for (const entry of entries) {
-    let origin: string | undefined
-    try {
-      const url = new URL(entry)
-      origin =
-        url.origin !== "null" && `${url.origin}/`.startsWith(entry.replace(/\/$/, "").toLowerCase())
-          ? url.origin
-          : undefined
-    } catch {
-      origin = undefined
-    }
-    if (origin === undefined)
-      invalid("CORS_ORIGINS", "* or comma-separated origins like https://app.example.com", entry)
-    origins.add(origin!)
+    const url = URL.canParse(entry) ? new URL(entry) : undefined
+    const origin =
+      url !== undefined && url.origin !== "null" && `${url.origin}/`.startsWith(entry.replace(/\/$/, "").toLowerCase())
+        ? url.origin
+        : undefined
+    if (origin === undefined) return yield* refuse("CORS_ORIGINS", CORS_ENTRY, entry)
+    origins.add(origin)
   }
   return origins.size === 0 ? undefined : origins
-}
+})
 
 /** The base URL clients use, for the OpenAPI document's `servers`: http(s), no query or fragment. */
-const publicUrl = (env: Env): string | undefined => {
-  const raw = text(env, "PUBLIC_URL")
-  if (raw === undefined) return undefined
-  let url: URL | undefined
-  try {
-    url = new URL(raw)
-  } catch {
-    url = undefined
+const publicUrl = Effect.map(
+  Variable.url(
+    "PUBLIC_URL",
+    (url) => Variable.isHttp(url) && url.search === "" && url.hash === "",
+    "an http:// or https:// URL like https://api.example.com",
+    true
+  ),
+  (url) => url?.href.replace(/\/$/, "")
+)
+
+const workers = Variable.integer("WORKERS", 1, 1, 256)
+
+/** Read in this order, the first bad one reported; built once, as a description, and run once at start. */
+const rest = Effect.all({
+  port: Variable.integer("PORT", 3000, 0, 65_535),
+  host: Effect.map(Variable.text("HOST"), (host) => host ?? "0.0.0.0"),
+  /** Never printed: `Redacted.value` to read. */
+  apiKeys: Variable.secret("API_KEYS"),
+  apiKeysFile: Variable.text("API_KEYS_FILE"),
+  ratePerMinute: Variable.integer("RATE_LIMIT_PER_MINUTE", 100, 1, 1_000_000_000),
+  authFailuresPerMinute: Variable.integer("AUTH_FAILURES_PER_MINUTE", 20, 1, 1_000_000_000),
+  maxBodyBytes: Variable.integer("MAX_BODY_BYTES", 16_384, 1, 1 << 30),
+  logLevel: Effect.map(Variable.oneOf("LOG_LEVEL", LOG_LEVELS), (level) => level ?? "info"),
+  logFormat: Effect.map(Variable.oneOf("LOG_FORMAT", LOG_FORMATS), (format) => format ?? "json"),
+  metrics: Variable.flag("METRICS", true),
+  trustProxy: Variable.flag("TRUST_PROXY", false),
+  uaCacheSize: Variable.integer("UA_CACHE_SIZE", 10_000, 0, 10_000_000),
+  /** Seconds a connection may sit idle before Bun closes it; Bun allows 1 to 255. */
+  idleTimeoutSeconds: Variable.integer("IDLE_TIMEOUT_SECONDS", 30, 1, 255),
+  corsOrigins,
+  publicUrl,
+  otlp: otlpSettings,
+  /** 1..N in a worker started by the primary. */
+  workerIndex: Variable.text(WORKER_ENV),
+  /** The primary's generated key, never printed: `Redacted.value` to read. */
+  generatedKey: Variable.secret(GENERATED_KEY_ENV)
+})
+
+/** The service's settings, read through the current ConfigProvider; fails with InvalidConfig for the first bad one. */
+const settings = Effect.gen(function* () {
+  const count = yield* workers
+  const redis = yield* redisUrl
+  if (count > 1 && redis === undefined) {
+    return yield* new InvalidConfig({
+      message: "WORKERS above 1 requires REDIS_URL, so the processes share one rate limit"
+    })
   }
-  if (url === undefined || !["http:", "https:"].includes(url.protocol) || url.search !== "" || url.hash !== "") {
-    return invalid("PUBLIC_URL", "an http:// or https:// URL like https://api.example.com", raw)
-  }
-  return url.href.replace(/\/$/, "")
+  return { ...(yield* rest), redisUrl: redis, workers: count }
+}).pipe(
+  Effect.provideServiceEffect(
+    ConfigProvider.ConfigProvider,
+    Effect.map(ConfigProvider.ConfigProvider, Variable.trimmed)
+  )
+)
+
+export type Settings = Effect.Success<typeof settings>
+
+/** The settings from these variables, as the environment would give them; throws InvalidConfig for the first bad one. */
+export const parse = (env: Env): Settings => {
+  const exit = Effect.runSyncExit(
+    Effect.provideService(settings, ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(env))
+  )
+  if (Exit.isSuccess(exit)) return exit.value
+  throw Cause.squash(exit.cause)
 }
-
-/** The service's settings, checked; `parse` throws InvalidConfig for the first bad one. */
-export const parse = (env: Env) => {
-  const workers = integer(env, "WORKERS", 1, 1, 256)
-  const redis = redisUrl(env)
-  if (workers > 1 && redis === undefined) {
-    throw new InvalidConfig({ message: "WORKERS above 1 requires REDIS_URL, so the processes share one rate limit" })
-  }
-  return {
-    port: integer(env, "PORT", 3000, 0, 65_535),
-    host: text(env, "HOST") ?? "0.0.0.0",
-    apiKeys: text(env, "API_KEYS"),
-    apiKeysFile: text(env, "API_KEYS_FILE"),
-    ratePerMinute: integer(env, "RATE_LIMIT_PER_MINUTE", 100, 1, 1_000_000_000),
-    authFailuresPerMinute: integer(env, "AUTH_FAILURES_PER_MINUTE", 20, 1, 1_000_000_000),
-    maxBodyBytes: integer(env, "MAX_BODY_BYTES", 16_384, 1, 1 << 30),
-    logLevel: oneOf(env, "LOG_LEVEL", LOG_LEVELS, "info"),
-    logFormat: oneOf(env, "LOG_FORMAT", LOG_FORMATS, "json"),
-    metrics: boolean(env, "METRICS", true),
-    trustProxy: boolean(env, "TRUST_PROXY", false),
-    uaCacheSize: integer(env, "UA_CACHE_SIZE", 10_000, 0, 10_000_000),
-    /** Seconds a connection may sit idle before Bun closes it; Bun allows 1 to 255. */
-    idleTimeoutSeconds: integer(env, "IDLE_TIMEOUT_SECONDS", 30, 1, 255),
-    redisUrl: redis,
-    corsOrigins: corsOrigins(env),
-    publicUrl: publicUrl(env),
-    workers,
-    otlp: parseOtlp(env, InvalidConfig),
-    /** 1..N in a worker started by the primary. */
-    workerIndex: text(env, WORKER_ENV),
-    generatedKey: text(env, GENERATED_KEY_ENV)
-  }
-}
-
-export type Settings = ReturnType<typeof parse>
-
-/** Reads every variable through the current ConfigProvider (the environment, or a map in tests). */
-const read = Effect.gen(function* () {
-  const env: Record<string, string | undefined> = {}
-  for (const name of NAMES) {
-    const value = yield* Config.option(Config.String(name))
-    env[name] = value._tag === "Some" ? value.value : undefined
-  }
-  return env as Env
-}).pipe(Effect.orDie)
 
 export class AppConfig extends Context.Service<AppConfig, Settings>()("app/AppConfig") {
-  static readonly layer: Layer.Layer<AppConfig, InvalidConfig> = Layer.effect(
-    AppConfig,
-    Effect.flatMap(read, (env) => Effect.try({ try: () => parse(env), catch: (error) => error as InvalidConfig }))
-  )
+  /** Reads every variable through the current ConfigProvider (the environment, or a map in tests). */
+  static readonly layer: Layer.Layer<AppConfig, InvalidConfig> = Layer.effect(AppConfig, settings)
 
   /** Settings from these variables, as the environment would give them; for tests. */
   static readonly fromEnv = (env: Env): Layer.Layer<AppConfig> => Layer.sync(AppConfig, () => parse(env))

@@ -91,16 +91,6 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited"
 export class InternalError extends Schema.TaggedError<InternalError>()("InternalError", fields) {}
 export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", fields) {}
 
-/**
- * The mark of a request field, or of a check on it, whose failure means "a value was given but is not allowed":
- * 422 invalid_value rather than 400. A tool marks its own fields (`{ [INVALID_VALUE]: true }` as an annotation);
- * the edge's schema-error mapping reads the mark and knows no tool by name.
- */
-export const INVALID_VALUE = Symbol.for("tools-api/InvalidValue")
-
-export const isInvalidValue = (annotations: Readonly<Record<PropertyKey, unknown>> | undefined): boolean =>
-  annotations?.[INVALID_VALUE] === true
-
 export const InvalidRequestWire = wire(InvalidRequest, {
   status: 400,
   code: "invalid_request",

@@ -6,12 +6,14 @@
 import { Effect, Layer } from "effect"
 import { type HttpApi, HttpApiBuilder } from "effect/http-api"
 import { ToolsApi } from "./Api.ts"
-import { AuthorizationLive } from "./Http/Authorization.ts"
+import { AuthenticationLive } from "./Http/Authentication.ts"
 import { DocsRoute } from "./Http/Docs.ts"
 import { EdgeLive } from "./Http/Edge.ts"
 import { HomeRoute } from "./Http/Home.ts"
 import { MetricsRoute } from "./Observability/Metrics.ts"
 import { OpenApiRoute } from "./Http/OpenApiRoute.ts"
+import { RateLimitLive } from "./Http/RateLimit.ts"
+import { MaxBodySizeLive, RequestBodyLive } from "./Http/RequestBody.ts"
 import { ApiRoutes } from "./Http/Routes.ts"
 import { RequestErrorsLive } from "./Http/SchemaErrors.ts"
 import { tools } from "./Tools/index.ts"
@@ -30,13 +32,14 @@ export const makeHttp = <T extends Tool.Tools>(api: HttpApi.HttpApi<"tools-api",
           handlers.handle("health", () => Effect.succeed(ok))
         )
       ]),
-      Layer.provide([AuthorizationLive, RequestErrorsLive])
+      Layer.provide([AuthenticationLive, RateLimitLive, RequestBodyLive, RequestErrorsLive])
     ),
     HomeRoute,
     OpenApiRoute,
     DocsRoute,
     MetricsRoute,
-    EdgeLive
+    EdgeLive,
+    MaxBodySizeLive
   ).pipe(Layer.provide(ApiRoutes.layer(api)))
 
 export const HttpLive = makeHttp(ToolsApi, tools)

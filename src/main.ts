@@ -1,13 +1,14 @@
-/** Composition root: the command line, then the server (or its workers); a failed start is one line and exit 1. */
+/** Composition root: the command line, which serves (the server or its workers) unless an offline command is named. */
 import { Cause, Effect } from "effect"
-import { reportStartFailure, shouldServe } from "./Platform/CommandLine.ts"
+import * as Cli from "./Cli/index.ts"
+import { CliEnvironmentLive } from "./Platform/CliEnvironment.ts"
+import { reportStartFailure } from "./Platform/CommandLine.ts"
 import { runMain } from "./Platform/Runtime.ts"
 import { ServerLive } from "./Platform/Server.ts"
 import { launch } from "./Platform/Workers.ts"
 
-if (shouldServe(process.argv.slice(2))) {
-  launch(ServerLive).pipe(
-    Effect.tapCause((cause) => Effect.sync(() => reportStartFailure(Cause.squash(cause)))),
-    runMain({ disableErrorReporting: true })
-  )
-}
+const serve = launch(ServerLive).pipe(
+  Effect.tapCause((cause) => Effect.sync(() => reportStartFailure(Cause.squash(cause))))
+)
+
+Cli.run(serve).pipe(Effect.provide(CliEnvironmentLive), runMain({ disableErrorReporting: true }))

@@ -181,3 +181,30 @@ describe("paths and framing", () => {
     expectBunRefusal(await send(noHost), 400)
   })
 })
+
+describe("a fragment in the request target (no browser sends one; a raw client can)", () => {
+  test("is no part of the path: 405 with Allow on another method, the route's own metrics label", async () => {
+    const get = expectApp(await send(httpRequest("GET", `${WAGE_PATH}#x`, authorized)), "GET", WAGE_PATH)
+    expect(get.status).toBe(405)
+    expect(get.headers.get("allow")).toBe("POST")
+    const before = await (await fetch(`http://127.0.0.1:${server.port}/metrics`)).text()
+    const count = (text: string) =>
+      Number(/http_requests_total\{route="\/v1\/tools\/wage-estimator",status="200"\} (\d+)/.exec(text)?.[1] ?? 0)
+    const post = await send(httpRequest("POST", `${WAGE_PATH}#frag`, authorized, '{"hourlyWage":1}'))
+    expect(post.status).toBe(200)
+    const after = await (await fetch(`http://127.0.0.1:${server.port}/metrics`)).text()
+    expect(count(after)).toBe(count(before) + 1)
+  })
+})
+
+describe("the Host header, copied into the OpenAPI document's servers without PUBLIC_URL", () => {
+  test("only a valid host[:port] is; anything else gives the relative server /", async () => {
+    const servers = async (host: string) =>
+      JSON.parse((await send(httpRequest("GET", "/openapi.json", { host }))).body).servers
+    expect(await servers("api.example.com:8080")).toEqual([{ url: "http://api.example.com:8080" }])
+    expect(await servers("[::1]:3000")).toEqual([{ url: "http://[::1]:3000" }])
+    for (const host of ['x"y', "evil.test/path", "a b", "user@host", "host:port", "x".repeat(300)]) {
+      expect({ host, servers: await servers(host) }).toEqual({ host, servers: [{ url: "/" }] })
+    }
+  })
+})

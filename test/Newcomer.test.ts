@@ -68,11 +68,24 @@ describe("Node and npm", () => {
     expect(refusing).toEqual([])
   })
 
+  test("`npm install --omit=dev && npm start` serves: start's program and every package src/ imports are dependencies", () => {
+    const dependencies = Object.keys(manifest.dependencies ?? {})
+    const [program] = (manifest.scripts.start as string).split(" ")
+    expect(dependencies).toContain(program!)
+    const transpiler = new Bun.Transpiler({ loader: "ts" })
+    const packages = new Set<string>()
+    for (const file of new Bun.Glob("src/**/*.ts").scanSync(ROOT)) {
+      for (const { path } of transpiler.scanImports(readFileSync(join(ROOT, file), "utf8"))) {
+        if (/^(\.|node:|bun:)/.test(path)) continue
+        packages.add(path.startsWith("@") ? path.split("/").slice(0, 2).join("/") : path.split("/")[0]!)
+      }
+    }
+    expect([...packages].filter((name) => !dependencies.includes(name))).toEqual([])
+  })
+
   test("allowScripts lets exactly one install script run, Bun's, pinned; every other one is named and denied", () => {
     const allow: Record<string, boolean> = manifest.allowScripts ?? {}
-    expect(Object.entries(allow).filter(([, allowed]) => allowed)).toEqual([
-      [`bun@${manifest.devDependencies.bun}`, true]
-    ])
+    expect(Object.entries(allow).filter(([, allowed]) => allowed)).toEqual([[`bun@${manifest.dependencies.bun}`, true]])
     const withScripts = installed().filter(({ json }) =>
       ["preinstall", "install", "postinstall"].some((script) => json.scripts?.[script] !== undefined)
     )
@@ -94,3 +107,24 @@ await startRedis().then(() => console.log("started"), (error) => console.log(err
     rmSync(bin, { recursive: true, force: true })
   }
 })
+
+test("without redis-server, `bun test` says how to install it first and once, and nothing else fails for it", () => {
+  const bin = mkdtempSync(join(tmpdir(), "tools-api-no-redis-"))
+  try {
+    symlinkSync(process.execPath, join(bin, "bun"))
+    const files = [
+      "test/RateLimit/RedisUrl.test.ts",
+      "test/RateLimit/RedisStore.test.ts",
+      "test/Platform/Supervisor.test.ts"
+    ]
+    const run = Bun.spawnSync([process.execPath, "test", ...files], { env: { PATH: bin }, cwd: ROOT })
+    const output = run.stdout.toString() + run.stderr.toString()
+    expect(run.exitCode).not.toBe(0)
+    const howTo = [...output.matchAll(/apt-get install -y redis-server/g)].map((match) => match.index)
+    expect(howTo.length).toBe(1)
+    expect(howTo[0]).toBeLessThan(output.indexOf("(fail)"))
+    expect(output).not.toContain("TypeError")
+  } finally {
+    rmSync(bin, { recursive: true, force: true })
+  }
+}, 30_000)

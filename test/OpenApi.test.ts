@@ -42,9 +42,10 @@ describe("OpenAPI document", () => {
   })
 })
 
-test("request bodies allow unknown fields, as the service ignores them", () => {
-  for (const name of ["ParseRequest", "GenerateRequest", "WageRequest"]) {
-    expect(spec.components.schemas[name].additionalProperties).toBeUndefined()
+test("request bodies allow no other field, as the service refuses one", () => {
+  for (const name of ["ParseRequest", "GenerateRequest"]) {
+    expect(spec.components.schemas[name].additionalProperties).toBe(false)
   }
+  for (const form of spec.components.schemas.WageRequest.oneOf) expect(form.additionalProperties).toBe(false)
   expect(spec.components.schemas.WageResponse.additionalProperties).toBe(false)
 })

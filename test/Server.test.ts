@@ -129,7 +129,7 @@ describe("start-up", () => {
   test("--help and --version", async () => {
     const help = await runOnce({}, ["--help"])
     expect(help.code).toBe(0)
-    expect(help.stdout).toContain("Usage")
+    expect(help.stdout).toContain("USAGE")
     expect(help.stdout).toContain("SIGHUP re-reads API_KEYS_FILE")
     const version = await runOnce({}, ["--version"])
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/)

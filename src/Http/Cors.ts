@@ -5,17 +5,10 @@
  */
 import { HttpServerResponse } from "effect/http"
 import type { CorsOrigins } from "../Config.ts"
+import * as RateLimitHeaders from "../RateLimit/Headers.ts"
 import type { Routes } from "./Routes.ts"
 
-const EXPOSED = [
-  "RateLimit-Policy",
-  "RateLimit",
-  "X-RateLimit-Limit",
-  "X-RateLimit-Remaining",
-  "X-RateLimit-Reset",
-  "Retry-After",
-  "X-Request-Id"
-].join(", ")
+const EXPOSED = [...RateLimitHeaders.EXPOSED, "X-Request-Id"].join(", ")
 
 /** Every request header the API reads: a browser app sending one of them must not be blocked by its preflight. */
 const ALLOWED_HEADERS = ["Authorization", "Content-Type", "X-Request-Id", "traceparent"].join(", ")
@@ -27,10 +20,15 @@ const allowed = (origins: CorsOrigins, origin: string | undefined): string | und
   return origins.has(origin) ? origin : undefined
 }
 
-/** The headers an allowed origin's response carries; undefined for any other request. */
-export const corsHeaders = (origins: CorsOrigins, origin: string | undefined): Record<string, string> | undefined => {
+const VARY_ONLY: Readonly<Record<string, string>> = { vary: "Origin" }
+
+/**
+ * The headers a response carries while CORS_ORIGINS is set: `Vary: Origin` on every one (a cache must not hand an
+ * answer made for one origin, or for none, to another), and the allow headers for an allowed origin.
+ */
+export const corsHeaders = (origins: CorsOrigins, origin: string | undefined): Readonly<Record<string, string>> => {
   const allow = allowed(origins, origin)
-  if (allow === undefined) return undefined
+  if (allow === undefined) return VARY_ONLY
   return { "access-control-allow-origin": allow, vary: "Origin", "access-control-expose-headers": EXPOSED }
 }
 

@@ -4,8 +4,10 @@
  * errors (404, 405 with `Allow`, 500 for a defect, logged), adds the headers every response carries, counts and
  * logs the request.
  */
-import { Cause, Context, Effect, type Fiber, Schema, type Types } from "effect"
+import { Cause, Context, Effect, type Fiber, Redacted, Schema, type Types } from "effect"
 import { Cookies, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApiBuilder, HttpApiSecurity } from "effect/http-api"
+import { ApiKeyStore } from "../Services/ApiKeyStore.ts"
 import {
   InternalError,
   InternalErrorWire,
@@ -22,8 +24,37 @@ import { clip } from "./Clip.ts"
 import { corsHeaders, preflight } from "./Cors.ts"
 import { logInfoNow } from "../Observability/Logger.ts"
 import { observe } from "../Observability/Metrics.ts"
-import { type Note, open, RequestNote } from "./RequestNote.ts"
 import { ApiRoutes, pathOf, type Routes } from "./Routes.ts"
+
+/** What the edge knows of a request as it arrives: its id and when it started. */
+interface Arrival {
+  readonly requestId: string
+  readonly started: number
+}
+
+/** A client's own id is kept when sane: 1 to 128 visible ASCII characters. */
+const SANE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/
+
+/**
+ * The bearer credential as `Authentication` reads it (the framework's own decoding), from the request in the fiber's
+ * context; a bearer credential is read from the headers alone, so no search parameters are needed.
+ */
+const credential = HttpApiBuilder.securityDecode(HttpApiSecurity.bearer) as Effect.Effect<
+  Redacted.Redacted<string>,
+  never,
+  HttpServerRequest.HttpServerRequest
+>
+
+/** No caller: a route outside the API. */
+const NO_CALLER: Effect.Effect<string | undefined> = Effect.sync(() => undefined)
+
+const arrive = (request: HttpServerRequest.HttpServerRequest): Arrival => {
+  const supplied = request.headers["x-request-id"]
+  return {
+    requestId: supplied !== undefined && SANE_REQUEST_ID.test(supplied) ? supplied : crypto.randomUUID(),
+    started: performance.now()
+  }
+}
 
 const envelope = <S extends Schema.Codec<any, any>>(wire: S, status: number, error: S["Type"]) =>
   HttpServerResponse.text(JSON.stringify(Schema.encodeSync(wire)(error)), { status, contentType: "application/json" })
@@ -66,7 +97,7 @@ const isRouteNotFound = (cause: Cause.Cause<unknown>): boolean =>
 const answer = (
   routes: Routes,
   request: HttpServerRequest.HttpServerRequest,
-  note: Note,
+  arrival: Arrival,
   cause: Cause.Cause<unknown>
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   if (isRouteNotFound(cause)) return Effect.succeed(routeNotFound(routes, request.method, pathOf(request.url)))
@@ -79,7 +110,7 @@ const answer = (
   }
   // The one log line besides the request's own that must name the request: the id ties it to the 500 answered.
   return Effect.as(
-    Effect.logError("Unhandled defect", cause).pipe(Effect.annotateLogs("requestId", note.requestId)),
+    Effect.logError("Unhandled defect", cause).pipe(Effect.annotateLogs("requestId", arrival.requestId)),
     internal
   )
 }
@@ -92,11 +123,12 @@ const finish = (
   fiber: Fiber.Fiber<unknown, unknown>,
   routes: Routes,
   request: HttpServerRequest.HttpServerRequest,
-  note: Note,
+  arrival: Arrival,
+  keyId: string | undefined,
   response: HttpServerResponse.HttpServerResponse,
-  cors: Record<string, string> | undefined
-): HttpServerResponse.HttpServerResponse => {
-  const durationMs = performance.now() - note.started
+  cors: Readonly<Record<string, string>> | undefined
+): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+  const durationMs = performance.now() - arrival.started
   const path = pathOf(request.url)
   observe(routes.routeOf(path) ?? "unmatched", response.status, durationMs)
   const fields: Record<string, string | number> = {
@@ -104,23 +136,22 @@ const finish = (
     path: clip(path),
     status: response.status,
     durationMs: Math.round(durationMs * 100) / 100,
-    requestId: note.requestId
+    requestId: arrival.requestId
   }
-  if (note.keyId !== undefined) fields.keyId = note.keyId
-  logInfoNow(fiber, "request", fields)
+  if (keyId !== undefined) fields.keyId = keyId
+  const logged = logInfoNow(fiber, "request", fields)
   // a response that sets its own cache lifetime keeps it (/docs, /openapi.json); every other one is no-store
   const headers: Record<string, string> = {
     "x-content-type-options": "nosniff",
     "cache-control": response.headers["cache-control"] ?? "no-store"
   }
-  if (note.headers !== undefined) Object.assign(headers, note.headers)
   if (cors !== undefined) {
     Object.assign(headers, cors)
     // a cached answer that varies by encoding varies by origin as well: both go in its Vary
     if (response.headers.vary !== undefined) headers.vary = `${response.headers.vary}, Origin`
   }
-  headers["x-request-id"] = note.requestId
-  return withHeaders(response, headers)
+  headers["x-request-id"] = arrival.requestId
+  return Effect.as(logged, withHeaders(response, headers))
 }
 
 /**
@@ -158,31 +189,45 @@ export const EdgeLive = HttpRouter.middleware(
     const drain = yield* Drain
     const routes = yield* ApiRoutes
     const { corsOrigins } = yield* AppConfig
+    const keys = yield* ApiKeyStore
+
+    /**
+     * The caller an API answer went to, for the log line: whom `Authentication` admits with the same credential
+     * (a digest lookup, as it does), since what it provides lives inside the request and the line is written here.
+     */
+    const keyIdOf = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<string | undefined> =>
+      routes.routeOf(pathOf(request.url))?.startsWith("/v1/") === true
+        ? (Effect.map(credential, (key) => keys.authenticate(Redacted.value(key))?.id) as Effect.Effect<
+            string | undefined
+          >)
+        : NO_CALLER
+
     return (httpEffect): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled> =>
       Effect.withFiber((fiber) => {
         const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
-        const note = open(request)
+        const arrival = arrive(request)
         const cors = corsOrigins === undefined ? undefined : corsHeaders(corsOrigins, request.headers.origin)
-        if (drain.isDraining()) return Effect.succeed(finish(fiber, routes, request, note, draining, cors))
+        const done = (response: HttpServerResponse.HttpServerResponse, withCors = cors) =>
+          Effect.flatMap(keyIdOf(request), (keyId) =>
+            finish(fiber, routes, request, arrival, keyId, response, withCors)
+          )
+        if (drain.isDraining()) return finish(fiber, routes, request, arrival, undefined, draining, cors)
         if (cors !== undefined) {
           const answered = preflight(corsOrigins, routes, request.method, pathOf(request.url), request.headers)
-          if (answered !== undefined) return Effect.succeed(finish(fiber, routes, request, note, answered, undefined))
+          if (answered !== undefined) {
+            return finish(fiber, routes, request, arrival, undefined, answered, undefined)
+          }
         }
         // At the drain deadline, a request still running is interrupted and answered 503.
         const entry = drain.enter(() => fiber.interruptUnsafe())
-        // The note joins the request fiber's own context for the rest of the request: the framework restores the
-        // context it started with when the request ends, so no frame of ours is needed to undo it.
-        fiber.setContext(Context.add(fiber.context, RequestNote, note))
         return Effect.matchCauseEffect(httpEffect, {
           onSuccess: (response) => {
             drain.leave(entry)
-            return Effect.succeed(finish(fiber, routes, request, note, response, cors))
+            return done(response)
           },
           onFailure: (cause) => {
             drain.leave(entry)
-            return Effect.map(answer(routes, request, note, cause), (response) =>
-              finish(fiber, routes, request, note, response, cors)
-            )
+            return Effect.flatMap(answer(routes, request, arrival, cause), (response) => done(response))
           }
         })
       })

@@ -1,7 +1,7 @@
 /**
  * GET /openapi.json: the document derived from the API, made once (on the first request for it), with `servers` per
- * request: PUBLIC_URL when set, else the address the request came in on, so generated clients and "Try it" call this
- * very server. Served like /docs (Representations.ts): compressed, an ETag per encoding, an hour's cache lifetime.
+ * request: PUBLIC_URL when set, else the address the request came in on (a valid Host only), so generated clients
+ * and "Try it" call this very server. Behind a shared cache, set PUBLIC_URL: the document is public for an hour. Served like /docs (Representations.ts): compressed, an ETag per encoding, an hour's cache lifetime.
  */
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
@@ -13,11 +13,24 @@ import { ApiRoutes, OPENAPI_PATH } from "./Routes.ts"
 /** The Host header is the client's to choose: only this many documents (one per server URL) are kept. */
 const MAX_SERVERS = 16
 
-/** Where the request came in: its Host, and with TRUST_PROXY the scheme the proxy says it received. */
+/**
+ * A Host header that names a server: a DNS name or IPv4 address, or a bracketed IPv6 address, and an optional port
+ * (RFC 9110's `uri-host [ ":" port ]`, without percent-encoding). Anything else never reaches the document, which a
+ * shared cache may hand to everyone.
+ */
+const HOST =
+  /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?|\[[0-9a-f:.]{2,45}\])(?::\d{1,5})?$/i
+
+/**
+ * Where the request came in: its Host, and with TRUST_PROXY the scheme the proxy says it received. Without a Host
+ * that is a `host[:port]`, the server relative to the document (`/`), which OpenAPI resolves where it was fetched.
+ */
 const requestOrigin = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean): string => {
+  const host = request.headers.host
+  if (host === undefined || host.length > 260 || !HOST.test(host)) return "/"
   const forwarded = trustProxy ? request.headers["x-forwarded-proto"]?.split(",")[0]?.trim() : undefined
   const scheme = forwarded === "https" || forwarded === "http" ? forwarded : "http"
-  return `${scheme}://${request.headers.host ?? "localhost"}`
+  return `${scheme}://${host}`
 }
 
 export const OpenApiRoute = HttpRouter.use(

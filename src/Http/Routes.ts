@@ -55,7 +55,8 @@ export class ApiRoutes extends Context.Service<ApiRoutes, Routes>()("app/ApiRout
     Layer.succeed(ApiRoutes, makeRoutes(api))
 }
 
+/** A request target's path: up to its query, or a fragment a raw client sent (`#` never reaches a route). */
 export const pathOf = (url: string): string => {
-  const query = url.indexOf("?")
-  return query === -1 ? url : url.slice(0, query)
+  const end = url.search(/[?#]/)
+  return end === -1 ? url : url.slice(0, end)
 }

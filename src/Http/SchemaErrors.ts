@@ -1,14 +1,13 @@
 /**
- * A payload that does not match its schema, as the contract's error: the first failing field names the path and
- * says in a sentence what is allowed; a value given but not allowed (a field a tool marks `INVALID_VALUE`, such as a
- * wage amount) is a 422, anything else a 400.
- * A response that does not match its own schema is a bug: it stays a defect, answered 500 by the edge.
+ * A payload that does not match its schema, as the contract's 400: the first failing field names the path and says
+ * in a sentence what is allowed. (A value of the right shape that a tool does not allow is the tool's own answer, such
+ * as the wage service's 422.) A response that does not match its own schema is a bug: it stays a defect, answered 500
+ * by the edge.
  */
-import { Effect, type SchemaAST, type SchemaIssue } from "effect"
+import { Effect, SchemaAST, type SchemaIssue } from "effect"
 import { HttpApiMiddleware } from "effect/http-api"
 import { RequestErrors } from "../Api.ts"
-import { InvalidRequest, InvalidValue, isInvalidValue } from "../Errors.ts"
-import { notJson } from "./Body.ts"
+import { InvalidRequest } from "../Errors.ts"
 import { clip } from "./Clip.ts"
 
 const show = (value: unknown): string => {
@@ -50,85 +49,108 @@ const discriminator = (ast: SchemaAST.Union): { key: PropertyKey; allowed: strin
   return undefined
 }
 
+/** `a`, `a or b`, `a, b or c`. */
+const list = (keys: ReadonlyArray<PropertyKey>, last: string): string =>
+  keys.length < 2
+    ? keys.map(String).join("")
+    : `${keys.slice(0, -1).map(String).join(", ")} ${last} ${String(keys.at(-1))}`
+
+/**
+ * A union of object forms told apart by which key is given (each form requires a key every other form forbids): for
+ * an object that gives none of those keys, or more than one, which to give. A key present counts, even with null.
+ */
+const alternatives = (ast: SchemaAST.Union, input: unknown): string | undefined => {
+  if (typeof input !== "object" || input === null || ast.types.length < 2) return undefined
+  const forms = ast.types.map((member) => (member._tag === "Objects" ? member.propertySignatures : undefined))
+  const keys: Array<PropertyKey> = []
+  for (const [index, properties] of forms.entries()) {
+    const own = properties?.filter(
+      (property) =>
+        !SchemaAST.isOptional(property.type) &&
+        forms.every(
+          (other, i) =>
+            i === index ||
+            other?.some((o) => o.name === property.name && o.type._tag === "Never" && SchemaAST.isOptional(o.type))
+        )
+    )
+    if (own?.length !== 1) return undefined
+    keys.push(own[0]!.name)
+  }
+  const given = keys.filter((key) => Object.hasOwn(input, key))
+  if (given.length === 1) return undefined
+  return given.length === 0
+    ? `Give ${list(keys, "or")}`
+    : `Give only one of ${list(keys, "and")}, not ${keys.length === 2 ? "both" : "more"}`
+}
+
 interface Failure {
   readonly path: ReadonlyArray<PropertyKey>
   readonly message: string
-  readonly marked: boolean
 }
 
 const messageOf = (annotations: { readonly message?: unknown } | undefined): string | undefined =>
   typeof annotations?.message === "string" ? annotations.message : undefined
 
 /** The first failure in the issue tree, with the path that leads to it. */
-const first = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>, marked: boolean): Failure => {
+const first = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>): Failure => {
   switch (issue._tag) {
     case "Pointer":
-      return first(issue.issue, [...path, ...issue.path], marked)
-    case "Filter":
-      return first(
-        issue.issue,
-        path,
-        marked || isInvalidValue(issue.filter.annotations as Readonly<Record<PropertyKey, unknown>> | undefined)
-      )
+      return first(issue.issue, [...path, ...issue.path])
+    case "Filter": {
+      const inner = first(issue.issue, path)
+      // a check's own message (`isInt({ message })`) stands over the generic one of the value it refused
+      const message = messageOf(issue.filter.annotations)
+      return message === undefined || inner.path.length !== path.length ? inner : { ...inner, message }
+    }
     case "Encoding": {
-      // A field's own annotations (a marked's message and mark) stand over its JSON codec's failure.
-      const annotations = issue.ast.annotations as Readonly<Record<PropertyKey, unknown>> | undefined
-      const inner = first(issue.issue, path, marked || isInvalidValue(annotations))
-      const message = messageOf(annotations)
+      // A field's own message stands over its JSON codec's failure.
+      const inner = first(issue.issue, path)
+      const message = messageOf(issue.ast.annotations)
       return message === undefined || inner.path.length !== path.length ? inner : { ...inner, message }
     }
     case "Composite":
-      return first(issue.issues[0], path, marked)
+      return first(issue.issues[0], path)
     case "AnyOf": {
+      const forms = alternatives(issue.ast, issue.input)
+      if (forms !== undefined) return { path, message: forms }
       const [member] = issue.issues
-      if (member !== undefined) return first(member, path, marked)
+      if (member !== undefined) return first(member, path)
       const tag = discriminator(issue.ast)
       const input = issue.input as Record<PropertyKey, unknown> | undefined
       if (tag !== undefined && typeof input === "object" && input !== null) {
-        return { path: [...path, tag.key], message: `must be ${tag.allowed}, got ${show(input[tag.key])}`, marked }
+        return { path: [...path, tag.key], message: `must be ${tag.allowed}, got ${show(input[tag.key])}` }
       }
       const allowed = literals(issue.ast)
       const message = messageOf(issue.ast.annotations) ?? `must be ${allowed ?? "another value"}`
-      return { path, message: allowed === undefined ? message : `${message}, got ${show(issue.input)}`, marked }
+      return { path, message: allowed === undefined ? message : `${message}, got ${show(issue.input)}` }
     }
     case "MissingKey":
-      return { path, message: issue.annotations?.messageMissingKey ?? "is required", marked: false }
+      return { path, message: issue.annotations?.messageMissingKey ?? "is required" }
     case "InvalidType":
       return {
         path,
-        message: messageOf(issue.ast.annotations) ?? `must be ${TYPE_NAMES[issue.ast._tag] ?? "of another type"}`,
-        marked: marked || isInvalidValue(issue.ast.annotations as Readonly<Record<PropertyKey, unknown>> | undefined)
+        message: messageOf(issue.ast.annotations) ?? `must be ${TYPE_NAMES[issue.ast._tag] ?? "of another type"}`
       }
     case "InvalidValue":
-      return { path, message: messageOf(issue.annotations) ?? "is not an allowed value", marked }
+      return { path, message: messageOf(issue.annotations) ?? "is not an allowed value" }
     case "UnexpectedKey":
-      return { path, message: "is not allowed", marked }
     case "Forbidden":
     case "OneOf":
-      return { path, message: "is not allowed", marked }
+      return { path, message: "is not allowed" }
   }
 }
 
 /** The contract's error for a payload that does not match its schema. */
-export const fromSchemaIssue = (issue: SchemaIssue.Issue): InvalidRequest | InvalidValue => {
-  const failure = first(issue, [], false)
+export const fromSchemaIssue = (issue: SchemaIssue.Issue): InvalidRequest => {
+  const failure = first(issue, [])
   if (failure.path.length === 0) return new InvalidRequest({ message: failure.message })
-  const path = failure.path.map(String).join(".")
-  const fields = { message: `${path} ${failure.message}`, details: [{ path, message: failure.message }] }
-  return failure.marked ? new InvalidValue(fields) : new InvalidRequest(fields)
+  // a path holds the client's own keys (a header's name): each is echoed clipped, as every input is
+  const path = failure.path.map((segment) => clip(String(segment))).join(".")
+  return new InvalidRequest({ message: `${path} ${failure.message}`, details: [{ path, message: failure.message }] })
 }
-
-/** The framework's own words for a body its JSON.parse refused (HttpApiBuilder's payload decoding). */
-const FRAMEWORK_NOT_JSON = "Expected a valid JSON body"
-
-const isNotJson = (issue: SchemaIssue.Issue): boolean =>
-  issue._tag === "InvalidValue" && messageOf(issue.annotations) === FRAMEWORK_NOT_JSON
 
 export const RequestErrorsLive = HttpApiMiddleware.layerSchemaErrorTransform(RequestErrors, (error) =>
   error.kind === "Body" || error.kind === "ResponseHeaders"
     ? Effect.die(error)
-    : error.kind === "Payload" && isNotJson(error.cause.issue)
-      ? Effect.fail(notJson())
-      : // InvalidValue is declared by each endpoint with a marked field, where alone it can arise; the encoder finds it there.
-        Effect.fail(fromSchemaIssue(error.cause.issue) as InvalidRequest)
+    : Effect.fail(fromSchemaIssue(error.cause.issue))
 )

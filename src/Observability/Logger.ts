@@ -4,7 +4,8 @@
  * spans, fiberId) with one plain `JSON.stringify`: the generic formatter's cycle-safe, redacting walk took a fifth
  * of a request's CPU for a line whose values are strings and numbers (bench/README.md).
  */
-import { Cause, Clock, Console, Context, type Fiber, Layer, Logger, LogLevel, References } from "effect"
+import { format } from "node:util"
+import { Cause, Clock, Console, Effect, type Fiber, Layer, Logger, LogLevel, References } from "effect"
 import { AppConfig } from "../Config.ts"
 import { stdoutSink } from "./LogSink.ts"
 
@@ -91,23 +92,46 @@ const formatJson = Logger.make<unknown, string>(({ cause, date, fiber, logLevel,
 /** The JSON lines through the fiber's `Console`, as Effect's own console loggers write. */
 export const jsonLogger = Logger.withConsoleLog(formatJson)
 
+/** A value of the pretty line: plain words as they are, anything else as JSON. */
+const prettyValue = (value: unknown): string => {
+  if (typeof value === "string") return /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value)
+  if (isPlain(value)) return String(value)
+  return stringify(value, false)
+}
+
+const time = (date: Date) =>
+  `${String(date.getHours()).padStart(2, "0")}:${String(date.getMinutes()).padStart(2, "0")}:` +
+  `${String(date.getSeconds()).padStart(2, "0")}.${String(date.getMilliseconds()).padStart(3, "0")}`
+
 /**
- * The console the loggers write through: a line of text goes to standard output's sink (LogSink.ts), with the other
- * lines of its turn; anything else is written by `console.log` after them, in order.
+ * LOG_FORMAT=pretty: one line a record, `[time] LEVEL (#fiber): message key=value ...` (Effect's pretty logger
+ * writes a line for each annotation: six or seven a request). A cause follows on its own lines.
+ */
+export const prettyLogger = Logger.withConsoleLog(
+  Logger.make<unknown, string>(({ cause, date, fiber, logLevel, message }) => {
+    const messages: ReadonlyArray<unknown> = Array.isArray(message) ? message : [message]
+    let text = `[${time(date)}] ${logLevel.toUpperCase()} (#${fiber.id}):`
+    for (const part of messages) text += ` ${typeof part === "string" ? part : prettyValue(part)}`
+    const annotations = fiber.getRef(References.CurrentLogAnnotations)
+    for (const key in annotations) text += ` ${key}=${prettyValue(annotations[key])}`
+    return cause.reasons.length > 0 ? `${text}\n${Cause.pretty(cause)}` : text
+  })
+)
+
+/**
+ * The console the loggers write through: every line goes to standard output's sink (LogSink.ts), with the other
+ * lines of its turn, in order.
  */
 const console_: Console.Console = {
   ...console,
-  log: (...args: ReadonlyArray<unknown>) => {
-    if (args.length === 1 && typeof args[0] === "string") return stdoutSink.line(args[0])
-    stdoutSink.flush()
-    console.log(...args)
-  }
+  log: (...args: ReadonlyArray<unknown>) =>
+    stdoutSink.line(args.length === 1 && typeof args[0] === "string" ? args[0] : format(...args))
 }
 
 export const LoggerLive = Layer.unwrap(
   AppConfig.useSync(({ logFormat, logLevel }) =>
     Layer.mergeAll(
-      Logger.layer([logFormat === "json" ? jsonLogger : Logger.consolePretty()]),
+      Logger.layer([logFormat === "json" ? jsonLogger : prettyLogger]),
       Layer.succeed(Console.Console, console_),
       Layer.succeed(References.MinimumLogLevel, LEVELS[logLevel])
     )
@@ -123,19 +147,19 @@ const ABOVE_INFO: ReadonlySet<LogLevel.LogLevel> = new Set(
 )
 
 /**
- * Writes `Effect.logInfo(message).pipe(Effect.annotateLogs(annotations))`'s record now, through the fiber's loggers
- * (JSON, pretty, OTLP): the request line, without the Effects and context frames of those two on every request.
- * With the JSON logger alone, as deployed, its line is made with the annotations in hand; any other logger reads
- * them from the fiber's context, which is rebuilt for it (a copy of the context a request, at its depth).
+ * `Effect.logInfo(message).pipe(Effect.annotateLogs(annotations))`, the request line. With the JSON logger alone, as
+ * deployed, the line is written now, made with the annotations in hand: the Effects and context frames of those two
+ * cost more than the line on every request. Any other logger (pretty, OTLP) gets it through `Effect.logInfo`.
  */
 export const logInfoNow = (
   fiber: Fiber.Fiber<unknown, unknown>,
   message: string,
   annotations: Readonly<Record<string, unknown>>
-): void => {
-  if (ABOVE_INFO.has(fiber.getRef(References.MinimumLogLevel))) return
+): Effect.Effect<void> => {
+  if (ABOVE_INFO.has(fiber.getRef(References.MinimumLogLevel))) return Effect.void
   const loggers = fiber.getRef(References.CurrentLoggers)
-  if (loggers.size === 0) return
+  if (loggers.size === 0) return Effect.void
+  if (loggers.size !== 1 || !loggers.has(jsonLogger)) return Effect.annotateLogs(Effect.logInfo(message), annotations)
   const outer = fiber.getRef(References.CurrentLogAnnotations)
   let merged = annotations
   for (const _ in outer) {
@@ -143,15 +167,6 @@ export const logInfoNow = (
     break
   }
   const date = new Date(fiber.getRef(Clock.Clock).currentTimeMillisUnsafe())
-  if (loggers.size === 1 && loggers.has(jsonLogger)) {
-    fiber.getRef(Console.Console).log(jsonLine(fiber, date, "Info", message, Cause.empty, merged))
-    return
-  }
-  const previous = fiber.context
-  fiber.setContext(Context.add(previous, References.CurrentLogAnnotations, merged))
-  try {
-    for (const logger of loggers) logger.log({ cause: Cause.empty, fiber, date, logLevel: "Info", message: [message] })
-  } finally {
-    fiber.setContext(previous)
-  }
+  fiber.getRef(Console.Console).log(jsonLine(fiber, date, "Info", message, Cause.empty, merged))
+  return Effect.void
 }

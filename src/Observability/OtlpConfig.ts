@@ -1,8 +1,12 @@
 /**
- * The standard OpenTelemetry variables this service honours, checked at start like every other setting. As the
- * OpenTelemetry SDKs do, an endpoint alone turns every signal on (`OTEL_*_EXPORTER` defaults to `otlp`; Effect's
- * own `layerFromConfig` wants it spelled out) and `none` turns one off. No endpoint: `undefined`, nothing exported.
+ * The standard OpenTelemetry variables this service honours, read and checked at start like every other setting, by
+ * the same rules (Variable.ts). As the OpenTelemetry SDKs do, an endpoint alone turns every signal on
+ * (`OTEL_*_EXPORTER` defaults to `otlp`; Effect's own `layerFromConfig` wants it spelled out) and `none` turns one
+ * off. No endpoint: `undefined`, nothing exported, and the variables that only matter to an export are not read.
  */
+import { Config, Effect, Redacted, Schema, SchemaTransformation } from "effect"
+import * as Variable from "../Variable.ts"
+
 export const OTEL_NAMES = [
   "OTEL_SDK_DISABLED",
   "OTEL_EXPORTER_OTLP_ENDPOINT",
@@ -24,8 +28,6 @@ export const OTEL_NAMES = [
   "OTEL_METRIC_EXPORT_INTERVAL",
   "OTEL_BLRP_SCHEDULE_DELAY"
 ] as const
-
-type OtelEnv = Readonly<Partial<Record<(typeof OTEL_NAMES)[number], string>>>
 
 type Signal = "traces" | "metrics" | "logs"
 
@@ -52,15 +54,15 @@ const SIGNALS = [
   ["logs", "LOGS", "OTEL_BLRP_SCHEDULE_DELAY", 1_000]
 ] as const
 
-const text = (env: OtelEnv, name: keyof OtelEnv): string | undefined => {
-  const value = env[name]?.trim()
-  return value === undefined || value === "" ? undefined : value
-}
+const PAIRS = "key=value pairs separated by commas"
 
 /** `key=value,...` with percent-encoded values (W3C Baggage style), as the spec writes headers and attributes. */
-const pairs = (env: OtelEnv, name: keyof OtelEnv, fail: (message: string) => never): Record<string, string> => {
+const pairs = (
+  name: string,
+  raw: string | undefined
+): Effect.Effect<Record<string, string>, Variable.InvalidConfig> => {
   const found: Record<string, string> = {}
-  for (const entry of (text(env, name) ?? "").split(",")) {
+  for (const entry of (raw ?? "").split(",")) {
     if (entry.trim() === "") continue
     const equals = entry.indexOf("=")
     const key = entry.slice(0, equals).trim()
@@ -71,39 +73,42 @@ const pairs = (env: OtelEnv, name: keyof OtelEnv, fail: (message: string) => nev
       value = undefined
     }
     // the values may be secrets (a collector's token): the message names the variable, never its content
-    if (key === "" || value === undefined) return fail(`${name} must be key=value pairs separated by commas`)
+    if (key === "" || value === undefined) return Effect.fail(Variable.refuse(name, PAIRS))
     found[key] = value
   }
-  return found
+  return Effect.succeed(found)
 }
 
-const url = (env: OtelEnv, name: keyof OtelEnv, fail: (message: string) => never): URL | undefined => {
-  const raw = text(env, name)
-  if (raw === undefined) return undefined
-  const parsed = URL.canParse(raw) ? new URL(raw) : undefined
-  if (parsed === undefined || !["http:", "https:"].includes(parsed.protocol)) {
-    return fail(`${name} must be an http:// or https:// URL like http://collector:4318`)
-  }
-  return parsed
+const endpoint = (name: string) =>
+  Variable.url(name, Variable.isHttp, "an http:// or https:// URL like http://collector:4318", false)
+
+const millis = (name: string, fallback: number) =>
+  Variable.read(
+    name,
+    Config.schema(Variable.Integer(1, Number.MAX_SAFE_INTEGER), name).pipe(Config.withDefault(fallback)),
+    "a positive number of milliseconds",
+    false
+  )
+
+/** Each entry otlp or none (empty entries ignored), in any case. */
+const exporters = (upper: string) => {
+  const name = `OTEL_${upper}_EXPORTER`
+  const entry = Schema.String.pipe(
+    Schema.decode(SchemaTransformation.trim()),
+    Schema.decodeTo(Schema.Literals(["otlp", "none", ""]))
+  )
+  return Variable.read(
+    name,
+    Variable.caseless(name, Config.Array(entry, name)).pipe(Config.withDefault(["otlp"])),
+    "otlp or none (this service exports over OTLP/HTTP only)",
+    false
+  )
 }
 
-const millis = (env: OtelEnv, name: keyof OtelEnv, fallback: number, fail: (message: string) => never) => {
-  const raw = text(env, name)
-  if (raw === undefined) return fallback
-  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN
-  return Number.isSafeInteger(value) && value > 0 ? value : fail(`${name} must be a positive number of milliseconds`)
-}
-
-const oneOf = <const A extends string>(
-  env: OtelEnv,
-  name: keyof OtelEnv,
-  values: ReadonlyArray<A>,
-  fail: (message: string) => never
-): A | undefined => {
-  const raw = text(env, name)?.toLowerCase()
-  if (raw === undefined) return undefined
-  return values.find((value) => value === raw) ?? fail(`${name} must be one of ${values.join(", ")}`)
-}
+const PROTOCOL = "OTEL_EXPORTER_OTLP_PROTOCOL"
+// JSON by default, where the spec says protobuf: Effect's protobuf encoder took 2.5 times the CPU a span
+// (bench/README.md), and every OTLP/HTTP collector takes both
+const DEFAULT_PROTOCOL = "http/json"
 
 const SAMPLERS = [
   "parentbased_always_on",
@@ -114,58 +119,56 @@ const SAMPLERS = [
   "traceidratio"
 ] as const
 
-const sampler = (env: OtelEnv, fail: (message: string) => never) => {
-  const name = oneOf(env, "OTEL_TRACES_SAMPLER", SAMPLERS, fail) ?? "parentbased_always_on"
-  const raw = text(env, "OTEL_TRACES_SAMPLER_ARG")
-  const arg = raw === undefined ? 1 : /^(0|1)?(\.\d+)?$/.test(raw) && raw !== "" ? Number(raw) : Number.NaN
-  if (!(arg >= 0 && arg <= 1)) fail("OTEL_TRACES_SAMPLER_ARG must be a ratio from 0 to 1, like 0.25")
-  const ratio = name.endsWith("always_off") ? 0 : name.endsWith("traceidratio") ? arg : 1
-  return { ratio, parentBased: name.startsWith("parentbased") }
-}
+/** 0 to 1 in plain decimal (`0.25`, `.5`, `1`). */
+const Ratio = Variable.numeral(/^(0|1)?(\.\d+)?$/, Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 1 })))
 
-/** The settings, or undefined when nothing is to be exported; a bad value throws `Invalid`, naming the variable. */
-export const parseOtlp = (
-  env: OtelEnv,
-  Invalid: new (fields: { readonly message: string }) => Error
-): OtlpSettings | undefined => {
-  const fail = (message: string): never => {
-    throw new Invalid({ message })
+const sampler = Effect.gen(function* () {
+  const name = (yield* Variable.oneOf("OTEL_TRACES_SAMPLER", SAMPLERS, false)) ?? "parentbased_always_on"
+  const arg = yield* Variable.read(
+    "OTEL_TRACES_SAMPLER_ARG",
+    Config.schema(Ratio, "OTEL_TRACES_SAMPLER_ARG").pipe(Config.withDefault(1)),
+    "a ratio from 0 to 1, like 0.25",
+    false
+  )
+  return {
+    ratio: name.endsWith("always_off") ? 0 : name.endsWith("traceidratio") ? arg : 1,
+    parentBased: name.startsWith("parentbased")
   }
-  if (oneOf(env, "OTEL_SDK_DISABLED", ["true", "false"], fail) === "true") return undefined
-  const base = url(env, "OTEL_EXPORTER_OTLP_ENDPOINT", fail)
+})
+
+/** The settings, or undefined when nothing is to be exported; a bad value fails with `InvalidConfig`. */
+export const otlpSettings: Effect.Effect<OtlpSettings | undefined, Variable.InvalidConfig> = Effect.gen(function* () {
+  if ((yield* Variable.oneOf("OTEL_SDK_DISABLED", ["true", "false"], false)) === "true") return undefined
+  const base = yield* endpoint("OTEL_EXPORTER_OTLP_ENDPOINT")
   const urls: Partial<Record<Signal, string>> = {}
   const intervals = {} as Record<Signal, number>
   for (const [signal, upper, intervalName, interval] of SIGNALS) {
-    intervals[signal] = millis(env, intervalName, interval, fail)
-    const exporters = (text(env, `OTEL_${upper}_EXPORTER`) ?? "otlp").toLowerCase().split(",")
-    const wanted = exporters.map((exporter) => exporter.trim()).filter((exporter) => exporter !== "")
-    if (wanted.some((exporter) => exporter !== "otlp" && exporter !== "none")) {
-      fail(`OTEL_${upper}_EXPORTER must be otlp or none (this service exports over OTLP/HTTP only)`)
-    }
-    if (!wanted.includes("otlp")) continue
-    const own = url(env, `OTEL_EXPORTER_OTLP_${upper}_ENDPOINT`, fail)
+    intervals[signal] = yield* millis(intervalName, interval)
+    if (!(yield* exporters(upper)).includes("otlp")) continue
+    const own = yield* endpoint(`OTEL_EXPORTER_OTLP_${upper}_ENDPOINT`)
     const shared = base === undefined ? undefined : new URL(`v1/${signal}`, base.href.replace(/\/?$/, "/"))
     const target = own ?? shared
     if (target !== undefined) urls[signal] = target.href
   }
   if (Object.keys(urls).length === 0) return undefined
-  if (text(env, "OTEL_EXPORTER_OTLP_PROTOCOL")?.toLowerCase() === "grpc") {
-    fail("OTEL_EXPORTER_OTLP_PROTOCOL grpc is not supported: use http/protobuf (the default) or http/json")
+  if ((yield* Variable.text(PROTOCOL))?.toLowerCase() === "grpc") {
+    return yield* new Variable.InvalidConfig({
+      message: `${PROTOCOL} grpc is not supported: use ${DEFAULT_PROTOCOL} (the default) or http/protobuf`
+    })
   }
-  const attributes = pairs(env, "OTEL_RESOURCE_ATTRIBUTES", fail)
-  const serviceName = text(env, "OTEL_SERVICE_NAME") ?? attributes["service.name"] ?? "tools-api"
+  const attributes = yield* pairs("OTEL_RESOURCE_ATTRIBUTES", yield* Variable.text("OTEL_RESOURCE_ATTRIBUTES"))
+  const serviceName = (yield* Variable.text("OTEL_SERVICE_NAME")) ?? attributes["service.name"] ?? "tools-api"
   delete attributes["service.name"]
+  const headers = yield* Variable.secret("OTEL_EXPORTER_OTLP_HEADERS")
   return {
     urls,
-    headers: pairs(env, "OTEL_EXPORTER_OTLP_HEADERS", fail),
-    // JSON by default, where the spec says protobuf: Effect's protobuf encoder took 2.5 times the CPU a span
-    // (bench/README.md), and every OTLP/HTTP collector takes both
-    protocol: oneOf(env, "OTEL_EXPORTER_OTLP_PROTOCOL", ["http/protobuf", "http/json"], fail) ?? "http/json",
-    compression: oneOf(env, "OTEL_EXPORTER_OTLP_COMPRESSION", ["gzip", "none"], fail) ?? "none",
-    timeoutMs: millis(env, "OTEL_EXPORTER_OTLP_TIMEOUT", 10_000, fail),
+    headers: yield* pairs("OTEL_EXPORTER_OTLP_HEADERS", headers === undefined ? undefined : Redacted.value(headers)),
+    protocol: (yield* Variable.oneOf(PROTOCOL, ["http/protobuf", "http/json"], false)) ?? DEFAULT_PROTOCOL,
+    compression: (yield* Variable.oneOf("OTEL_EXPORTER_OTLP_COMPRESSION", ["gzip", "none"], false)) ?? "none",
+    timeoutMs: yield* millis("OTEL_EXPORTER_OTLP_TIMEOUT", 10_000),
     intervals,
-    sampler: sampler(env, fail),
+    sampler: yield* sampler,
     serviceName,
     attributes
   }
-}
+})

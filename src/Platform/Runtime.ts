@@ -4,7 +4,20 @@
  * SIGHUP never stops it: its default action would end the process at once, dropping requests; the layers that
  * act on it (re-reading keys, forwarding to workers) add their own listeners.
  */
-import { Cause, Exit, Runtime } from "effect"
+import { Cause, Effect, Exit, Runtime } from "effect"
+
+/**
+ * A stop by signal ends the process with this status instead of 0: for a command whose output a script must not take
+ * as complete (an offline parse cut short is 130, as shells report a program stopped by SIGINT).
+ */
+export const exitOnInterrupt =
+  (code: number) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.onInterrupt(self, () =>
+      Effect.sync(() => {
+        process.exitCode = code
+      })
+    )
 
 export const runMain = Runtime.makeRunMain(({ fiber, teardown }) => {
   const stop = () => fiber.interruptUnsafe()
@@ -16,7 +29,7 @@ export const runMain = Runtime.makeRunMain(({ fiber, teardown }) => {
     process.off("SIGINT", stop)
     process.off("SIGTERM", stop)
     process.off("SIGHUP", ignore)
-    if (Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause)) return process.exit(0)
+    if (Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause)) return process.exit(process.exitCode ?? 0)
     teardown(exit, (code) => process.exit(code))
   })
 })

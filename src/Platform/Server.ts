@@ -6,6 +6,7 @@ import { Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
 import { ToolsApi } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
+import { MaxBodySizeLive } from "../Http/RequestBody.ts"
 import { ApiRoutes } from "../Http/Routes.ts"
 import { HttpLive } from "../Http.ts"
 import { ApiKeyStore } from "../Services/ApiKeyStore.ts"
@@ -64,7 +65,10 @@ export const ServicesLive = Layer.mergeAll(ApiKeyStore.layer, RateLimiterLive, T
 export const ObservabilityServed = ObservabilityLive.pipe(Layer.provide(ApiRoutes.layer(ToolsApi)))
 
 export const ServerLive = Layer.mergeAll(DrainOnShutdown, Started, ReloadKeysOnHangup).pipe(
-  Layer.provide(BunServer.layer(HttpLive.pipe(Layer.provide(HttpServer.layerServices)))),
+  // The server runs each request in its own context: the body limit is in it, as in the application's.
+  Layer.provide(
+    BunServer.layer(HttpLive.pipe(Layer.provide(HttpServer.layerServices))).pipe(Layer.provide(MaxBodySizeLive))
+  ),
   Layer.provide(ServicesLive),
   Layer.provide(ObservabilityServed),
   Layer.provide(AppConfig.layer)

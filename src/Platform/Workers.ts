@@ -2,11 +2,12 @@
  * WORKERS=N: N processes serve one port (SO_REUSEPORT: the kernel spreads connections among them), supervised by a
  * primary that serves nothing (Supervisor.ts). More than one needs REDIS_URL, so that they share one rate limit.
  */
-import { Effect, Layer } from "effect"
+import { Cause, Effect, Layer } from "effect"
 import { AppConfig } from "../Config.ts"
 import { holdsNoKey } from "../Services/ApiKeyStore.ts"
 import { logDescriptorLimit } from "./Descriptors.ts"
 import { LoggerLive } from "../Observability/Logger.ts"
+import { stdoutSink } from "../Observability/LogSink.ts"
 import { supervise } from "./Supervisor.ts"
 
 export { WorkerStartFailed } from "./Supervisor.ts"
@@ -20,7 +21,10 @@ export const WorkerReadyLive = Layer.effectDiscard(
   })
 )
 
-/** Serves in this process, or with WORKERS above 1, supervises that many workers that do. */
+/**
+ * Serves in this process, or with WORKERS above 1, supervises that many workers that do. On a failed start the log
+ * lines written so far go out first, so the reason on stderr (main.ts) is the last word.
+ */
 export const launch = <E>(server: Layer.Layer<never, E>) =>
   Effect.gen(function* () {
     const { apiKeys, apiKeysFile, host, port, workerIndex, workers } = yield* AppConfig
@@ -29,4 +33,7 @@ export const launch = <E>(server: Layer.Layer<never, E>) =>
     if (workerIndex !== undefined || workers === 1) return yield* Layer.launch(server)
     const noKeys = apiKeys === undefined && (apiKeysFile === undefined || holdsNoKey(apiKeysFile))
     return yield* supervise(workers, port, host, noKeys).pipe(Effect.provide(LoggerLive))
-  }).pipe(Effect.provide(AppConfig.layer))
+  }).pipe(
+    Effect.provide(AppConfig.layer),
+    Effect.onError((cause) => (Cause.hasInterruptsOnly(cause) ? Effect.void : Effect.sync(stdoutSink.flushSync)))
+  )

@@ -27,6 +27,7 @@ export const layerStoreFailOpen = Layer.effect(
     const { redis, address, connected, why, now } = yield* connect
     const shared = yield* Effect.provideService(RateLimiter.makeStoreRedis({ prefix: PREFIX }), Redis.Redis, redis)
     const memory = makeMemoryStore()
+    yield* memory.sweepEvery
     const clock: Clock.Clock = Object.assign(Object.create(yield* Clock.Clock), { currentTimeMillisUnsafe: now })
     const annotate = Effect.annotateLogs({ redis: address })
     const outage = (reason: string) =>

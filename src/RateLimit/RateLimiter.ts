@@ -46,24 +46,25 @@ const fromBucket = (limit: number, refillMs: number, [remaining, elapsedMs]: rea
 
 /** With the buckets in memory: Effect's token bucket as one synchronous call, no Effect a request (issue 22). */
 const inMemory = (options: RateLimiterOptions, store: MemoryStore) => {
-  const takeNow = (limit: number, key: string, now: number): RateLimitDecision => {
+  const takeNow = (limit: number, key: string, now: number, tokens: number): RateLimitDecision => {
     const refillMs = 60_000 / limit
-    return fromBucket(limit, refillMs, store.takeNow({ key, tokens: 1, limit, allowOverflow: false }, refillMs, now))
+    return fromBucket(limit, refillMs, store.takeNow({ key, tokens, limit, allowOverflow: false }, refillMs, now))
   }
-  const now = (limit: number, key: string) =>
-    Effect.clockWith((clock) => Effect.succeed(takeNow(limit, key, clock.currentTimeMillisUnsafe())))
+  const now = (limit: number, key: string, tokens: number) =>
+    Effect.clockWith((clock) => Effect.succeed(takeNow(limit, key, clock.currentTimeMillisUnsafe(), tokens)))
   return RateLimiter.of({
-    take: (bucket) => now(options.perMinute, `key:${bucket}`),
-    takeNow: (bucket, at) => takeNow(options.perMinute, `key:${bucket}`, at),
-    recordAuthFailure: (address) => now(options.authFailuresPerMinute, `address:${normaliseAddress(address)}`)
+    capacity: options.perMinute,
+    take: (bucket, tokens = 1) => now(options.perMinute, `key:${bucket}`, tokens),
+    takeNow: (bucket, at, tokens = 1) => takeNow(options.perMinute, `key:${bucket}`, at, tokens),
+    recordAuthFailure: (address) => now(options.authFailuresPerMinute, `address:${normaliseAddress(address)}`, 1)
   })
 }
 
 /** Over any other store (Redis): Effect's `RateLimiter`. */
 const overStore = (options: RateLimiterOptions) =>
   Effect.map(Limiter.make, (limiter) => {
-    const consume = (limit: number, key: string): Effect.Effect<RateLimitDecision> =>
-      Effect.matchEffect(limiter.consume({ algorithm: "token-bucket", window: WINDOW, limit, key }), {
+    const consume = (limit: number, key: string, tokens: number): Effect.Effect<RateLimitDecision> =>
+      Effect.matchEffect(limiter.consume({ algorithm: "token-bucket", window: WINDOW, limit, key, tokens }), {
         onSuccess: ({ remaining, resetAfter }) =>
           Effect.succeed(decide(limit, remaining, Duration.toMillis(resetAfter))),
         onFailure: ({ reason }) => {
@@ -74,9 +75,10 @@ const overStore = (options: RateLimiterOptions) =>
         }
       })
     return RateLimiter.of({
-      take: (bucket) => consume(options.perMinute, `key:${bucket}`),
+      capacity: options.perMinute,
+      take: (bucket, tokens = 1) => consume(options.perMinute, `key:${bucket}`, tokens),
       takeNow: undefined,
-      recordAuthFailure: (address) => consume(options.authFailuresPerMinute, `address:${normaliseAddress(address)}`)
+      recordAuthFailure: (address) => consume(options.authFailuresPerMinute, `address:${normaliseAddress(address)}`, 1)
     })
   })
 
@@ -91,10 +93,15 @@ const isMemoryStore = (store: Store): store is MemoryStore => "takeNow" in store
 export class RateLimiter extends Context.Service<
   RateLimiter,
   {
-    /** Takes one token from the bucket named `bucket` (ApiKeyStore's `Caller.bucket`), if it has one. */
-    readonly take: (bucket: string) => Effect.Effect<RateLimitDecision>
+    /** A key's bucket holds at most this many tokens (RATE_LIMIT_PER_MINUTE). */
+    readonly capacity: number
+    /**
+     * Takes `tokens` (default 1) from the bucket named `bucket` (ApiKeyStore's `Caller.bucket`) if it has them all,
+     * else none.
+     */
+    readonly take: (bucket: string, tokens?: number) => Effect.Effect<RateLimitDecision>
     /** `take` at `now` (epoch ms) as a plain call, where the buckets are in this process; else undefined. */
-    readonly takeNow: ((bucket: string, now: number) => RateLimitDecision) | undefined
+    readonly takeNow: ((bucket: string, now: number, tokens?: number) => RateLimitDecision) | undefined
     /** Counts a failed authentication from `address`; not allowed means that address is over its budget. */
     readonly recordAuthFailure: (address: string) => Effect.Effect<RateLimitDecision>
   }
@@ -103,10 +110,20 @@ export class RateLimiter extends Context.Service<
   static readonly Test = (options: RateLimiterOptions, store: Store = makeMemoryStore()) =>
     Layer.effect(RateLimiter, Effect.provideService(make(options), Limiter.RateLimiterStore, store))
 }
+/** Buckets in this process, idle ones swept while the layer lasts. */
+const layerStoreMemory = Layer.effect(
+  Limiter.RateLimiterStore,
+  Effect.gen(function* () {
+    const store = makeMemoryStore()
+    yield* store.sweepEvery
+    return store
+  })
+)
+
 /** With RATE_LIMIT_PER_MINUTE, AUTH_FAILURES_PER_MINUTE; in Redis with REDIS_URL, so all instances share one limit. */
 export const RateLimiterLive: Layer.Layer<RateLimiter, InvalidConfig, AppConfig> = Layer.unwrap(
   Effect.map(AppConfig, (s) => {
-    const store = s.redisUrl === undefined ? Layer.sync(Limiter.RateLimiterStore, makeMemoryStore) : layerStoreFailOpen
+    const store = s.redisUrl === undefined ? layerStoreMemory : layerStoreFailOpen
     const options = { perMinute: s.ratePerMinute, authFailuresPerMinute: s.authFailuresPerMinute }
     return Layer.effect(RateLimiter, make(options)).pipe(Layer.provide(store))
   })

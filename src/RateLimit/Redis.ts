@@ -18,6 +18,22 @@ const innermost = (error: unknown): unknown => {
 }
 const unused = Effect.fail(new Redis.RedisError({ cause: "not offered: the rate limiter sends commands only" }))
 
+/**
+ * REDIS_URL as ioredis's options, read with WHATWG `URL`: given the string, ioredis reads it with Node's deprecated
+ * `url.parse`, and the compiled binary prints DEP0169 on stderr.
+ */
+export const clientOptions = (url: URL) => {
+  const db = url.pathname.replace(/^\//, "")
+  return {
+    host: url.hostname.replace(/^\[(.*)\]$/, "$1"),
+    port: url.port === "" ? 6379 : Number(url.port),
+    ...(url.username !== "" && { username: decodeURIComponent(url.username) }),
+    ...(url.password !== "" && { password: decodeURIComponent(url.password) }),
+    ...(db !== "" && { db: Number(db) }),
+    ...(url.protocol === "rediss:" && { tls: {} })
+  }
+}
+
 /** The service; where Redis is (no credentials); whether it answered within 1 s; why a command failed; Redis's time. */
 export const connect = Effect.gen(function* () {
   const url = (yield* AppConfig).redisUrl
@@ -33,7 +49,7 @@ export const connect = Effect.gen(function* () {
     connectTimeout: WAIT_MS,
     retryStrategy: (attempt: number) => Math.min(attempt * 100, 1_000)
   }
-  const open = Effect.sync(() => new IoRedis(url.href, options))
+  const open = Effect.sync(() => new IoRedis({ ...clientOptions(url), ...options }))
   const client = yield* Effect.acquireRelease(open, (client) => Effect.sync(() => client.disconnect()))
   client.on("error", (error: Error) => void (lastError = error.message))
   // Effect's scripts take the caller's time: Redis's (TIME, read on each connection) keeps skewed hosts on one clock.

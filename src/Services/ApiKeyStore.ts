@@ -2,12 +2,13 @@
  * API keys from API_KEYS (comma-separated) and API_KEYS_FILE (one a line, `#` comments, `sha256:<hex>` digests).
  * Only SHA-256 digests are kept; a presented key is looked up by its digest, and the caller is named
  * `key_<first 8 hex of the digest>`, so no key's text ever reaches a log, an error or a metric. `reload` (SIGHUP)
- * reads the file again; a file that fails keeps the keys in use.
+ * reads the file again once it is finished (FinishedFile.ts); a file that fails keeps the keys in use.
  */
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
-import { Console, Context, Effect, Layer, Result } from "effect"
+import { Console, Context, Effect, Layer, Redacted, Result, Semaphore } from "effect"
 import { AppConfig, InvalidConfig } from "../Config.ts"
+import { readFinishedFile } from "./FinishedFile.ts"
 
 /** Hex SHA-256 of the UTF-8 text; `Bun.SHA256.hash`, the fastest on Bun, as it runs on every authenticated request. */
 export const sha256Hex = (text: string): string => Bun.SHA256.hash(text, "hex")
@@ -142,20 +143,30 @@ export class ApiKeyStore extends Context.Service<
     ApiKeyStore,
     Effect.gen(function* () {
       const { apiKeys, apiKeysFile, generatedKey, workerIndex } = yield* AppConfig
-      const listed = apiKeys === undefined ? NONE : yield* readKeys("API_KEYS", () => parseKeyList(apiKeys))
+      const listed =
+        apiKeys === undefined ? NONE : yield* readKeys("API_KEYS", () => parseKeyList(Redacted.value(apiKeys)))
       const fromFile = apiKeysFile === undefined ? NONE : yield* readKeysFile(apiKeysFile)
       // One warning per deployment: a lone process, or the first worker.
       if (workerIndex === undefined || workerIndex === "1") yield* warnShort([...listed.short, ...fromFile.short])
       const digests = new Set([...listed.digests, ...fromFile.digests])
       // A worker is given its primary's key, which the primary announces.
-      const generated = digests.size === 0 ? (generatedKey ?? generateKey()) : undefined
+      const generated =
+        digests.size === 0 ? (generatedKey === undefined ? generateKey() : Redacted.value(generatedKey)) : undefined
       if (generated !== undefined) digests.add(sha256Hex(generated))
       let callers = callersOf(digests)
       let announced = generatedKey !== undefined
 
+      // One reload at a time: a later signal's reads never land before an earlier one's.
+      const oneAtATime = (yield* Semaphore.make(1)).withPermits(1)
       const reload = Effect.gen(function* () {
         if (apiKeysFile === undefined) return yield* Effect.logWarning("SIGHUP ignored: no API_KEYS_FILE to re-read")
-        const read = yield* readKeysFile(apiKeysFile)
+        const text = yield* Effect.mapError(
+          readFinishedFile(apiKeysFile),
+          (why) => new InvalidConfig({ message: `API_KEYS_FILE ${why}` })
+        )
+        const read = yield* readKeys("API_KEYS_FILE", () =>
+          Result.mapError(parseKeysFile(text), (why) => `${apiKeysFile}: ${why}`)
+        )
         if (read.digests.length === 0) {
           return yield* Effect.logWarning(`API keys not reloaded, the previous ones stay: ${apiKeysFile} holds no key`)
         }
@@ -166,7 +177,8 @@ export class ApiKeyStore extends Context.Service<
         yield* Effect.logInfo("API keys reloaded").pipe(Effect.annotateLogs({ keys: next.size, added, removed }))
         yield* warnShort(read.short)
       }).pipe(
-        Effect.catch((error) => Effect.logError(`API keys not reloaded, the previous ones stay: ${error.message}`))
+        Effect.catch((error) => Effect.logError(`API keys not reloaded, the previous ones stay: ${error.message}`)),
+        oneAtATime
       )
 
       return ApiKeyStore.of({

@@ -1,46 +1,45 @@
 /**
- * What a tool is: its endpoints (served under /v1/tools, behind the API key and the rate limit), their handlers, the
- * layer of its services, and any OpenAPI schema the generated one cannot express. The list in `index.ts` is the one
- * place tools are named; the HttpApi, the handlers' and services' layers and the OpenAPI fix-ups derive from it here.
+ * What a tool is on the server: its contract (`Contract.ts`), the handlers of the contract's endpoints and the layer
+ * of its services. The list in `index.ts` is the one place tools are served from; handlers and services derive
+ * from it here.
  */
 import { Effect, Layer } from "effect"
 import { type HttpApi, HttpApiBuilder, type HttpApiEndpoint } from "effect/http-api"
 import type { AppConfig } from "../Config.ts"
+import type * as Contract from "./Contract.ts"
 
-/** A handler for each endpoint, by the endpoint's name, typed by the endpoint's own schemas. */
-export type HandlersOf<Endpoint extends HttpApiEndpoint.Constraint> = {
-  readonly [Name in Endpoint["identifier"]]: HttpApiEndpoint.Handler<
-    Extract<Endpoint, { identifier: Name }>,
+type EndpointsOf<C> = C extends Contract.Contract<infer Endpoint> ? Endpoint : never
+
+/** A handler for each endpoint of a contract, by the endpoint's name, typed by the endpoint's own schemas. */
+export type HandlersOf<C extends Contract.Contract> = {
+  readonly [Name in EndpointsOf<C>["identifier"]]: HttpApiEndpoint.Handler<
+    Extract<EndpointsOf<C>, { identifier: Name }>,
     never,
     never
   >
 }
 
-export interface Tool<Endpoint extends HttpApiEndpoint.Constraint = any, Services = any> {
-  readonly endpoints: readonly [Endpoint, ...Array<Endpoint>]
+export interface Tool<C extends Contract.Contract = Contract.Contract, Services = any> {
+  readonly contract: C
   /** Made once, at start, with the tool's services: so a request pays for no service lookup. */
-  readonly handlers: Effect.Effect<HandlersOf<Endpoint>, never, Services>
+  readonly handlers: Effect.Effect<HandlersOf<C>, never, Services>
   readonly layer: Layer.Layer<Services, never, AppConfig>
-  /** Component schemas of the OpenAPI document replaced by the tool's own JSON Schema, by component name. */
-  readonly jsonSchemas?: Readonly<Record<string, object>>
 }
 
-/** A tool, its handlers typed by its endpoints (inferred from `endpoints` alone). */
-export const make = <const Endpoint extends HttpApiEndpoint.Constraint, Services>(tool: {
-  readonly endpoints: readonly [Endpoint, ...Array<Endpoint>]
-  readonly handlers: Effect.Effect<NoInfer<HandlersOf<Endpoint>>, never, Services>
+/** A tool, its handlers typed by its contract's endpoints. */
+export const make = <const C extends Contract.Contract, Services>(tool: {
+  readonly contract: C
+  readonly handlers: Effect.Effect<NoInfer<HandlersOf<C>>, never, Services>
   readonly layer: Layer.Layer<Services, never, AppConfig>
-  readonly jsonSchemas?: Readonly<Record<string, object>>
-}): Tool<Endpoint, Services> => tool
+}): Tool<C, Services> => tool
 
 export type Tools = readonly [Tool, ...Array<Tool>]
-export type EndpointOf<T extends Tools> = T[number]["endpoints"][number]
 type ServicesOfTool<T> = T extends Tool<any, infer S> ? S : never
 export type ServicesOf<T extends Tools> = ServicesOfTool<T[number]>
 
-/** Every tool's endpoints, for the API's `tools` group. */
-export const endpoints = <const T extends Tools>(tools: T): readonly [EndpointOf<T>, ...Array<EndpointOf<T>>] =>
-  tools.flatMap((tool) => tool.endpoints) as never
+/** The tools' contracts, in order: what the API serving them is made of (`makeApi`). */
+export const contracts = <const T extends Tools>(tools: T): Contract.Contracts =>
+  tools.map((tool) => tool.contract) as never
 
 /** The `tools` group of `api` implemented by every tool's handlers. */
 export const handlersLayer = <T extends Tools>(
@@ -58,7 +57,3 @@ export const handlersLayer = <T extends Tools>(
 /** Every tool's services. */
 export const servicesLayer = <T extends Tools>(tools: T): Layer.Layer<ServicesOf<T>, never, AppConfig> =>
   Layer.mergeAll(...(tools.map((tool) => tool.layer) as [Layer.Layer<any, never, AppConfig>])) as never
-
-/** Every tool's JSON Schema overrides, by component name. */
-export const jsonSchemas = (tools: Tools): Readonly<Record<string, object>> =>
-  Object.assign({}, ...tools.map((tool) => tool.jsonSchemas ?? {}))

@@ -1,4 +1,4 @@
-/** The tools the service offers: one line each. Everything that lists tools is derived from this list. */
+/** The tools the service serves: one line each, in the order of `Contracts.ts` (a test holds the two together). */
 import * as Tool from "./Tool.ts"
 import { UserAgentTool } from "./UserAgent/index.ts"
 import { WageTool } from "./Wage/index.ts"

@@ -23,7 +23,7 @@ beforeAll(async () => {
 })
 afterAll(() => server.stop())
 
-/** The client with a key, as README shows it. */
+/** The client with a key, as docs/API.md shows it. */
 const withClient = <A, E>(key: string, use: (client: HttpApiClient.ForApi<typeof ToolsApi>) => Effect.Effect<A, E>) =>
   Effect.runPromise(
     HttpApiClient.make(ToolsApi, {

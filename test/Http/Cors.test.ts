@@ -107,3 +107,16 @@ test("CORS_ORIGINS that is not * or a list of origins stops the start, naming th
   }
   expect(parse({ CORS_ORIGINS: "https://App.Example.com/" }).corsOrigins).toEqual(new Set([APP_ORIGIN]))
 })
+
+test("with CORS_ORIGINS set, every response varies by Origin: other origins, none, cached documents", async () => {
+  const answers = [
+    await allowed.post(WAGE_PATH, { hourlyWage: 1 }, { headers: { origin: "https://evil.test" } }),
+    await allowed.post(WAGE_PATH, { hourlyWage: 1 }),
+    await allowed.request("/openapi.json"),
+    await allowed.request("/docs", { headers: { "accept-encoding": "gzip" } }),
+    await anyOrigin.request("/health")
+  ]
+  for (const answer of answers) expect(answer.headers.get("vary") ?? "").toContain("Origin")
+  // unset: no Vary of ours
+  expect((await none.request("/health")).headers.get("vary")).toBeNull()
+})

@@ -303,7 +303,14 @@ describe("a request cut on the server side", () => {
   test("gets the 503 envelope, not the framework's empty 503 (what shutdown does to one past the deadline)", async () => {
     const cut = makeTestApp({
       services: Layer.merge(
-        Layer.succeed(UserAgents, UserAgents.of({ parse: () => Effect.interrupt, generate: () => Effect.interrupt })),
+        Layer.succeed(
+          UserAgents,
+          UserAgents.of({
+            parse: () => Effect.interrupt,
+            generate: () => Effect.interrupt,
+            generateMany: () => Effect.interrupt
+          })
+        ),
         Wages.layer
       )
     })

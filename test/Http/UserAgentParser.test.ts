@@ -64,6 +64,39 @@ describe("POST /v1/tools/user-agent-parser", () => {
     }
   })
 
+  test("every echoed input is clipped to 64 characters: a 5,000-character client hint name", async () => {
+    const name = `sec-ch-${"x".repeat(5_000)}`
+    const response = await app.post(UA_PATH, { operation: "parse", userAgent: CHROME_WINDOWS, headers: { [name]: 1 } })
+    const text = await response.clone().text()
+    const error = await errorOf(response, 400, "invalid_request")
+    expect(error.details?.[0]?.path).toBe(`headers.sec-ch-${"x".repeat(57)}…`)
+    expect(text.length).toBeLessThan(1_000)
+  })
+
+  test("a seed that is not a whole number says it must be an integer", async () => {
+    const error = await errorOf(await app.post(UA_PATH, { operation: "generate", seed: 1.5 }), 400, "invalid_request")
+    expect(error.details?.[0]).toEqual({ path: "seed", message: "must be an integer" })
+  })
+
+  test("the other operation's fields are ignored; a field neither defines is refused, named", async () => {
+    const parse = await app.post(UA_PATH, {
+      operation: "parse",
+      userAgent: CHROME_WINDOWS,
+      browser: "Firefox",
+      seed: 1
+    })
+    expect((await json(parse)).data.browser.name).toBe("Chrome")
+    const error = await errorOf(
+      await app.post(UA_PATH, { operation: "parse", userAgent: CHROME_WINDOWS, userAgnet: "typo" }),
+      400,
+      "invalid_request"
+    )
+    expect(error.details?.[0]?.path).toBe("userAgnet")
+    for (const field of ["operation", "userAgent", "headers", "browser", "os", "deviceType", "seed"]) {
+      expect(error.message).toContain(field)
+    }
+  })
+
   const rows: Array<[string, unknown, string]> = [
     ["operation missing", { userAgent: CHROME_WINDOWS }, "operation"],
     ["operation not a string", { operation: 1, userAgent: CHROME_WINDOWS }, "operation"],

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test"
+import * as fc from "fast-check"
 import { errorOf, json, makeTestApp, WAGE_PATH } from "../support/TestApp.ts"
 
 const app = makeTestApp({ perMinute: 10_000 })
@@ -34,9 +35,18 @@ describe("POST /v1/tools/wage-estimator", () => {
     expect(body.estimates.hourly).toBe(0.13)
   })
 
-  test("unknown fields are ignored", async () => {
-    const response = await app.post(WAGE_PATH, { hourlyWage: 10, currency: "EUR", extra: { deep: [1] } })
-    expect(response.status).toBe(200)
+  test("a field the endpoint does not define is refused, named, with the fields it takes", async () => {
+    // a silently ignored hoursPerDay would answer with 8 hours a day, which the caller did not ask for
+    const error = await errorOf(await app.post(WAGE_PATH, { hourlyWage: 25, hoursPerDay: 6 }), 400, "invalid_request")
+    expect(error.details?.[0]?.path).toBe("hoursPerDay")
+    expect(error.message).toContain("hourlyWage")
+    expect(error.message).toContain("annualSalary")
+    const first = await errorOf(
+      await app.post(WAGE_PATH, { hourlyWage: 10, currency: "EUR", extra: 1 }),
+      400,
+      "invalid_request"
+    )
+    expect(first.details?.[0]?.path).toBe("currency")
   })
 
   test("the upper bounds are inclusive", async () => {
@@ -73,6 +83,89 @@ describe("POST /v1/tools/wage-estimator", () => {
   test("1e400 (not finite once parsed) is 422, not 500", async () => {
     const response = await app.post(WAGE_PATH, '{"hourlyWage": 1e400}', { raw: true })
     await errorOf(response, 422, "invalid_value")
+  })
+
+  test("neither or both fields: the 400 says which to give, with no field named", async () => {
+    const neither = await errorOf(await app.post(WAGE_PATH, {}), 400, "invalid_request")
+    expect(neither).toEqual({ code: "invalid_request", message: "Give hourlyWage or annualSalary" })
+    const both = await errorOf(
+      await app.post(WAGE_PATH, { hourlyWage: "x", annualSalary: null }),
+      400,
+      "invalid_request"
+    )
+    expect(both).toEqual({ code: "invalid_request", message: "Give only one of hourlyWage and annualSalary, not both" })
+  })
+
+  test("rounds the decimal as written, not the float it reads as", async () => {
+    // JSON.parse reads 1.00499999999999999999 as the float 1.005, which would round to 1.01
+    const body = await json(await app.post(WAGE_PATH, '{"hourlyWage":1.00499999999999999999}', { raw: true }))
+    expect(body.estimates.hourly).toBe(1)
+    expect(body.estimates.daily).toBe(8.04) // 8.03999999999999999992
+    expect((await json(await app.post(WAGE_PATH, '{"hourlyWage":1.005}', { raw: true }))).estimates.hourly).toBe(1.01)
+  })
+
+  test("the bounds hold for the decimal as written", async () => {
+    // both read as exactly the bound as a float
+    const over = await errorOf(
+      await app.post(WAGE_PATH, '{"hourlyWage":1000000000.00000001}', { raw: true }),
+      422,
+      "invalid_value"
+    )
+    expect(over.details).toEqual([{ path: "hourlyWage", message: "must be at most 1000000000" }])
+    await errorOf(
+      await app.post(WAGE_PATH, '{"annualSalary":2080000000000.0000000001}', { raw: true }),
+      422,
+      "invalid_value"
+    )
+    const at = await app.post(WAGE_PATH, '{"hourlyWage":1000000000.000000000}', { raw: true })
+    expect(at.status).toBe(200)
+    expect((await json(at)).estimates.hourly).toBe(1_000_000_000)
+  })
+
+  test("exponent forms are the decimal they write", async () => {
+    for (const text of ["2.5e1", "2.5E+1", "250e-1", "25.000"]) {
+      const body = await json(await app.post(WAGE_PATH, `{"hourlyWage":${text}}`, { raw: true }))
+      expect(body.estimates).toEqual({
+        hourly: 25,
+        daily: 200,
+        weekly: 1000,
+        biweekly: 2000,
+        monthly: 4333.33,
+        annual: 52000
+      })
+    }
+  })
+
+  test("1e-400, positive as a decimal but 0 as the float every JSON parser reads: 422, as 0 is", async () => {
+    const error = await errorOf(await app.post(WAGE_PATH, '{"hourlyWage":1e-400}', { raw: true }), 422, "invalid_value")
+    expect(error.details).toEqual([{ path: "hourlyWage", message: "must be greater than 0" }])
+    // 3e-324 reads as the smallest positive float: allowed, all zeros
+    const tiny = await json(await app.post(WAGE_PATH, '{"hourlyWage":3e-324}', { raw: true }))
+    expect(tiny.estimates.annual).toBe(0)
+  })
+
+  test("property: near a half cent, with up to 30 more digits, the answer is the decimal's rounding", async () => {
+    // hourly = c.c5 + 1e-(3 + extra) x nudge: above the half cent rounds up, at it rounds up, below it rounds down
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 99_999_999 }),
+        fc.integer({ min: 1, max: 30 }),
+        fc.constantFrom(-1, 0, 1),
+        async (cents, extra, nudge) => {
+          const tie = `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}5`
+          const text =
+            nudge === 0
+              ? `${tie}${"0".repeat(extra)}`
+              : nudge === 1
+                ? `${tie}${"0".repeat(extra - 1)}1`
+                : `${tie.slice(0, -1)}4${"9".repeat(extra)}`
+          const response = await app.post(WAGE_PATH, `{"hourlyWage":${text}}`, { raw: true })
+          const rounded = cents + (nudge >= 0 ? 1 : 0)
+          expect((await json(response)).estimates.hourly).toBe(rounded / 100)
+        }
+      ),
+      { numRuns: 150 }
+    )
   })
 
   test("the body must be a JSON object", async () => {

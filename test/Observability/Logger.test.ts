@@ -45,7 +45,7 @@ describe("the JSON logger", () => {
 
 describe("logInfoNow (the request line, written without building an Effect)", () => {
   const now = (annotations: Record<string, unknown>) =>
-    Effect.withFiber((fiber) => Effect.sync(() => logInfoNow(fiber, "request", annotations)))
+    Effect.withFiber((fiber) => logInfoNow(fiber, "request", annotations))
 
   test("writes what Effect.logInfo with annotateLogs writes, the outer annotations and log spans kept", () => {
     const fields = { method: "POST", status: 200, durationMs: 1.25 }

@@ -114,3 +114,16 @@ describe("the rest of the standard variables", () => {
     )
   })
 })
+
+describe("OTEL_EXPORTER_OTLP_PROTOCOL=grpc", () => {
+  test("stops the start, and the message names the default the service really uses", () => {
+    const used = otlp({ OTEL_EXPORTER_OTLP_ENDPOINT: BASE })?.protocol
+    let message = ""
+    try {
+      parse({ OTEL_EXPORTER_OTLP_ENDPOINT: BASE, OTEL_EXPORTER_OTLP_PROTOCOL: "gRPC" })
+    } catch (error) {
+      message = (error as InvalidConfig).message
+    }
+    expect(message).toContain(`use ${used} (the default)`)
+  })
+})

@@ -89,7 +89,6 @@ describe("the descriptor limit", () => {
       expect(await health(running.base)).toBe("no answer")
       await until(async () => (await health(running.base)) === 200, 10_000)
       const recovered = Date.now() - full
-      console.log(`full descriptor table: /health answered again after ${recovered} ms (IDLE_TIMEOUT_SECONDS=2)`)
       expect(recovered).toBeGreaterThanOrEqual(1_000)
     } finally {
       for (const socket of sockets) socket.destroy()

@@ -24,7 +24,7 @@ afterEach(async () => {
   redis.resume()
   await Promise.all(runtimes.splice(0).map((runtime) => runtime.dispose()))
 })
-afterAll(() => redis.stop())
+afterAll(() => redis?.stop())
 
 /** Each line as its message, then its annotations as JSON (`count` matches the start of the line). */
 const capture = Logger.layer([

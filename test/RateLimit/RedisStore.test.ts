@@ -36,8 +36,8 @@ beforeAll(async () => {
   )
 })
 afterAll(async () => {
-  await runtime.dispose()
-  await redis.stop()
+  await runtime?.dispose()
+  await redis?.stop()
 })
 
 /** The app's limiter over Effect's Redis store, on the clock of the fiber that runs it. */

@@ -33,7 +33,10 @@ const store = (env: Record<string, string>) => ApiKeyStore.layer.pipe(Layer.prov
 /** Builds the store from `env` and authenticates each key. */
 const authenticate = (env: Record<string, string>, keys: ReadonlyArray<string>) =>
   Effect.runPromiseExit(
-    Effect.map(ApiKeyStore, (keyStore) => keys.map(keyStore.authenticate)).pipe(Effect.provide(store(env)))
+    Effect.map(ApiKeyStore, (keyStore) => keys.map(keyStore.authenticate)).pipe(
+      // its start-up warnings are the subject of tests below, not of these
+      Effect.provide(store(env).pipe(Layer.provide(Logger.layer([]))))
+    )
   )
 
 const ids = async (env: Record<string, string>, keys: ReadonlyArray<string>) => {

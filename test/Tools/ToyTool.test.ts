@@ -1,11 +1,13 @@
 /**
- * A tool is a folder plus one line in the tools list: a toy tool, defined here, added to the list as
- * `src/Tools/index.ts` adds the real ones, is served behind the key and the limit, with the contract's errors, and
- * appears in /openapi.json and in the metrics, with no other file touched.
+ * A tool is a folder plus its line in the tools list (and its contract's in the contracts list): a toy tool, defined
+ * here, added to the list as `src/Tools/index.ts` adds the real ones, is served behind the key and the limit, with
+ * the contract's errors, and appears in /openapi.json and in the metrics, with no other file touched.
  */
 import { afterAll, describe, expect, test } from "bun:test"
 import { Context, Effect, Layer, Schema } from "effect"
 import { HttpApiEndpoint } from "effect/http-api"
+import * as Contract from "../../src/Tools/Contract.ts"
+import { contracts } from "../../src/Tools/Contracts.ts"
 import { tools } from "../../src/Tools/index.ts"
 import * as Tool from "../../src/Tools/Tool.ts"
 import { errorOf, json, makeTestApp } from "../support/TestApp.ts"
@@ -19,9 +21,11 @@ const Shout = HttpApiEndpoint.post("shout", "/shout", {
   success: Schema.Struct({ success: Schema.Literal(true), shouted: Schema.String })
 })
 
+const ShoutContract = Contract.make({ endpoints: [Shout] })
+
 const ShoutTool = Tool.make({
-  endpoints: [Shout],
-  handlers: Shouter.useSync((shouter): Tool.HandlersOf<typeof Shout> => ({
+  contract: ShoutContract,
+  handlers: Shouter.useSync((shouter): Tool.HandlersOf<typeof ShoutContract> => ({
     shout: ({ payload }) => Effect.succeed({ success: true as const, shouted: shouter.shout(payload.text) })
   })),
   layer: Shouter.layer
@@ -76,8 +80,12 @@ describe("a toy tool added through the one list", () => {
   })
 })
 
+test("the contracts the API is built from are the served tools' own, in the same order", () => {
+  expect(tools.map((tool) => tool.contract)).toEqual([...contracts])
+})
+
 test("the service's own list is unchanged by the test's", () => {
-  expect(tools.flatMap((tool) => tool.endpoints.map((endpoint) => endpoint.identifier))).toEqual([
+  expect(tools.flatMap((tool) => tool.contract.endpoints.map((endpoint) => endpoint.identifier))).toEqual([
     "userAgentParser",
     "wageEstimator"
   ])

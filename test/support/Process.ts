@@ -36,9 +36,17 @@ export const runOnce = async (env: Record<string, string>, args: Array<string> =
   return { code, stdout, stderr }
 }
 
-/** `startMs`: how long it may take to print its address (more for WORKERS, whose workers start one after another). */
-export const start = async (env: Record<string, string>, binary?: string, startMs = 15_000): Promise<Running> => {
-  const proc = Bun.spawn(command(binary), {
+/**
+ * `startMs`: how long it may take to print its address (more for WORKERS, whose workers start one after another);
+ * `args`: the command line (none: serve).
+ */
+export const start = async (
+  env: Record<string, string>,
+  binary?: string,
+  startMs = 15_000,
+  args: ReadonlyArray<string> = []
+): Promise<Running> => {
+  const proc = Bun.spawn([...command(binary), ...args], {
     env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", ...env },
     stdout: "pipe",
     stderr: "pipe"

@@ -1,6 +1,7 @@
 /**
  * A real redis-server for tests, on a free loopback port, with no persistence; stopped by the test. Never skipped:
- * without redis-server installed the test fails saying how to install it (.ci/run does).
+ * without redis-server installed the test fails saying how to install it (.ci/run does); under `bun test` that line
+ * comes first, once (support/Preflight.ts), and test files stop what they started only if it started.
  */
 import type { Subprocess } from "bun"
 import Redis from "ioredis"
@@ -28,9 +29,14 @@ const freePort = () => {
   return port
 }
 
+export const MISSING_REDIS = "redis-server is not installed: apt-get install -y redis-server (.ci/run installs it)"
+export const redisServerMissing = () => Bun.which("redis-server") === null
+
 const launch = async (port: number, password?: string): Promise<Subprocess> => {
-  if (Bun.which("redis-server") === null) {
-    throw new Error("redis-server is not installed: apt-get install -y redis-server (.ci/run installs it)")
+  if (redisServerMissing()) {
+    // under `bun test`, the preload (support/Preflight.ts) has said how to install it, first
+    const said = (globalThis as { redisServerMissingSaid?: boolean }).redisServerMissingSaid === true
+    throw new Error(said ? "redis-server is not installed (see the first line of this run)" : MISSING_REDIS)
   }
   const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
   if (password !== undefined) args.push("--requirepass", password)

@@ -71,7 +71,7 @@ export const makeTestApp = (options: TestAppOptions = {}) => {
     Layer.succeed(Drain, drain),
     options.services ?? Tool.servicesLayer(options.tools ?? allTools)
   ).pipe(Layer.provideMerge(config))
-  const api = options.tools === undefined ? ToolsApi : makeApi(options.tools)
+  const api = options.tools === undefined ? ToolsApi : makeApi(Tool.contracts(options.tools))
   const layer = makeHttp(api, options.tools ?? allTools).pipe(
     Layer.provide(services),
     Layer.provide(HttpServer.layerServices),

@@ -16,7 +16,6 @@ const SLOT = 128
 const SLOTS_PER_ENTRY = 4
 const CHUNK_SLOTS = 512
 const SEP = "\u0001"
-const FIELDS = 14
 const NONE = -1
 
 export interface ParseCache {
@@ -24,23 +23,22 @@ export interface ParseCache {
   readonly set: (userAgent: string, info: UserAgentInfo) => void
 }
 
-const join = (i: UserAgentInfo): string =>
-  [
-    i.browser.name,
-    i.browser.version,
-    i.os.name,
-    i.os.version,
-    i.device.type,
-    i.device.vendor,
-    i.device.model,
-    i.device.name,
-    i.cpu.architecture,
-    i.engine.name,
-    i.engine.version,
-    i.bot.isBot ? "1" : "0",
-    i.bot.name,
-    i.bot.category
-  ].join(SEP)
+const fieldsOf = (i: UserAgentInfo): Array<unknown> => [
+  i.browser.name,
+  i.browser.version,
+  i.os.name,
+  i.os.version,
+  i.device.type,
+  i.device.vendor,
+  i.device.model,
+  i.device.name,
+  i.cpu.architecture,
+  i.engine.name,
+  i.engine.version,
+  i.bot.isBot ? "1" : "0",
+  i.bot.name,
+  i.bot.category
+]
 
 const split = (userAgent: string, text: string): UserAgentInfo => {
   const f = text.split(SEP) as [
@@ -166,9 +164,11 @@ export const makeParseCache = (entries: number): ParseCache => {
   }
 
   const set = (userAgent: string, info: UserAgentInfo): void => {
-    const text = join(info)
-    // a field holding the separator could not be split back: such an answer is not cached
-    if (info.userAgent !== userAgent || text.split(SEP).length !== FIELDS) return
+    const fields = fieldsOf(info)
+    // only strings are cached (anything else would come back as its text), and a field holding the separator could
+    // not be split back: such an answer is not cached
+    if (info.userAgent !== userAgent || !fields.every((f) => typeof f === "string" && !f.includes(SEP))) return
+    const text = fields.join(SEP)
     const key = encode(userAgent, 0)
     const total = encode(text, key)
     const need = Math.ceil(total / SLOT)

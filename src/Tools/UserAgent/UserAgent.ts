@@ -70,7 +70,7 @@ export const GenerateRequest = Schema.Struct({
   os: Schema.optionalKey(OsFamily.annotate({ description: "Only this OS family" })),
   deviceType: Schema.optionalKey(DeviceFamily.annotate({ description: "Only this device type" })),
   seed: Schema.optionalKey(
-    Schema.Int.annotate({
+    Schema.Number.check(Schema.isInt({ message: "must be an integer" })).annotate({
       description: "The same seed and options give the same string",
       message: "must be an integer"
     })

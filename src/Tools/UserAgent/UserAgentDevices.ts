@@ -152,13 +152,21 @@ export const isTv = (ua: string, model: string | undefined): boolean =>
 // Puffin renders in the cloud and sends a Linux desktop's string; its version's suffix says what really runs it:
 // the system (Android, iOS, Windows, Linux) and the device (Phone, Tablet, Desktop), "Puffin/4.0.4IT" an iPad.
 const puffin = /\bPuffin\/[\d.]+([AILW])([PTD])\b/
-const puffinOs: Readonly<Record<string, string>> = { A: "Android", I: "iOS", L: "Linux", W: "Windows" }
-const puffinType: Readonly<Record<string, LongTailType | undefined>> = { P: "mobile", T: "tablet", D: undefined }
+const puffinOs: ReadonlyMap<string, string> = new Map([
+  ["A", "Android"],
+  ["I", "iOS"],
+  ["L", "Linux"],
+  ["W", "Windows"]
+])
+const puffinType: ReadonlyMap<string, LongTailType> = new Map([
+  ["P", "mobile"],
+  ["T", "tablet"]
+])
 
 /** The system and device class behind a Puffin string (no class for a desktop), or undefined for other strings. */
 export const puffinPlatform = (ua: string): { os: string; type: LongTailType | undefined } | undefined => {
   const [, system = "", device = ""] = puffin.exec(ua) ?? []
-  return system === "" ? undefined : { os: puffinOs[system] ?? system, type: puffinType[device] }
+  return system === "" ? undefined : { os: puffinOs.get(system) ?? system, type: puffinType.get(device) }
 }
 
 // Android under another name: UC Browser's "Adr 4.2.2" and "JUC (Linux; U; 2.3.5; ...)", the Dalvik VM, a "Build/"

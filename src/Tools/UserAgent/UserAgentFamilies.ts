@@ -6,31 +6,33 @@ import type { DeviceType } from "./Families.ts"
 
 export const UNKNOWN = "Unknown"
 
-/** The value, or "Unknown" when the parser left it missing or blank. */
+/** The value, or "Unknown" when the parser left it missing, blank or not a string. */
 export const known = (value: string | undefined): string =>
-  value === undefined || value.trim() === "" ? UNKNOWN : value
+  typeof value !== "string" || value.trim() === "" ? UNKNOWN : value
 
-const browserFamilies: Record<string, string> = {
-  chrome: "Chrome",
-  "mobile chrome": "Chrome",
-  "chrome webview": "Chrome",
-  "chrome headless": "Chrome",
-  chromium: "Chrome",
-  firefox: "Firefox",
-  "mobile firefox": "Firefox",
-  "firefox focus": "Firefox",
-  safari: "Safari",
-  "mobile safari": "Safari",
-  ie: "IE",
-  iemobile: "IE"
-}
+// Tables keyed by what a client sends are Maps: a plain object would answer "constructor" or "__proto__" from
+// Object.prototype.
+const browserFamilies: ReadonlyMap<string, string> = new Map([
+  ["chrome", "Chrome"],
+  ["mobile chrome", "Chrome"],
+  ["chrome webview", "Chrome"],
+  ["chrome headless", "Chrome"],
+  ["chromium", "Chrome"],
+  ["firefox", "Firefox"],
+  ["mobile firefox", "Firefox"],
+  ["firefox focus", "Firefox"],
+  ["safari", "Safari"],
+  ["mobile safari", "Safari"],
+  ["ie", "IE"],
+  ["iemobile", "IE"]
+])
 
 /** The contract's browser family, or the parser's own name for anything outside the families. */
 export const browserFamily = (name: string | undefined): string => {
   const raw = known(name)
   const lower = raw.toLowerCase()
   if (lower === "edge" || lower.startsWith("edge ")) return "Edge"
-  return browserFamilies[lower] ?? raw
+  return browserFamilies.get(lower) ?? raw
 }
 
 // Distributions ua-parser-js names; others it reports as "Linux" already.
@@ -80,16 +82,16 @@ export const osFamily = (name: string | undefined): string => {
 }
 
 /** ua-parser-js's device types, as the API names them (the accuracy scripts map the library's labels with it too). */
-export const deviceTypes: Readonly<Record<string, DeviceType>> = {
-  desktop: "Desktop",
-  mobile: "Mobile",
-  tablet: "Tablet",
-  smarttv: "SmartTV",
-  console: "Console",
-  wearable: "Wearable",
-  xr: "XR",
-  embedded: "Embedded"
-}
+export const deviceTypes: ReadonlyMap<string, DeviceType> = new Map([
+  ["desktop", "Desktop"],
+  ["mobile", "Mobile"],
+  ["tablet", "Tablet"],
+  ["smarttv", "SmartTV"],
+  ["console", "Console"],
+  ["wearable", "Wearable"],
+  ["xr", "XR"],
+  ["embedded", "Embedded"]
+])
 // The contract's desktop families, and the workstation systems that never ran on a phone or a TV (the BSDs,
 // Solaris, Haiku, AmigaOS...): with no device class named, their strings come from a desktop.
 const desktopOses = new Set(["Windows", "macOS", "Linux", "Chrome OS", "Chromium OS"])
@@ -104,7 +106,7 @@ export const isDesktopOs = (os: string): boolean => desktopOses.has(os) || works
 
 /** The contract's device type: the parser's class, else Desktop for a desktop OS that is not a bot. */
 export const deviceType = (type: string | undefined, os: string, isBot: boolean): DeviceType => {
-  const mapped = type === undefined ? undefined : deviceTypes[type.toLowerCase()]
+  const mapped = typeof type !== "string" ? undefined : deviceTypes.get(type.toLowerCase())
   if (mapped !== undefined) return mapped === "Desktop" && isBot ? "Unknown" : mapped
   return isDesktopOs(os) && !isBot ? "Desktop" : "Unknown"
 }

@@ -54,10 +54,15 @@ export const normalise = (ua: string, result: ParserResult, options: NormaliseOp
   }
 }
 
-const lowerCaseNames = (headers: Readonly<Record<string, string>>): Record<string, string> => {
-  const lowered: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers)) lowered[name.toLowerCase()] = value
-  return lowered
+// Only the Client Hints, by their lower-case names: a client's other names ("__proto__") never become keys. A
+// plain object still, since the library calls its `hasOwnProperty`.
+const clientHints = (headers: Readonly<Record<string, string>>): Record<string, string> | undefined => {
+  let hints: Record<string, string> | undefined
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase()
+    if (lower.startsWith("sec-ch-ua") && typeof value === "string") (hints ??= {})[lower] = value
+  }
+  return hints
 }
 
 const appExtensions = [Emails, InApps, MediaPlayers].flat()
@@ -76,9 +81,7 @@ export const parseUserAgent = (
 ): UserAgentInfo => {
   const rules = options.rules !== false
   const text = rules ? decodeSpaces(ua) : ua
-  const given = headers === undefined ? undefined : lowerCaseNames(headers)
-  const hinted = given !== undefined && Object.keys(given).some((name) => name.startsWith("sec-ch-ua"))
-  const hints = hinted ? given : undefined
+  const hints = headers === undefined ? undefined : clientHints(headers)
   // the library's extensions for email clients, in-app browsers and media players name what borrows IE's or
   // WebKit's string (Outlook, Teams, iTunes)
   const parser = rules ? new UAParser(text, appExtensions, hints) : new UAParser(text, hints)

@@ -1,7 +1,8 @@
 /**
  * The user-agent parser and generator as a service. Parsing is pure (`Tools/UserAgent/UserAgentNormalise.ts`); this adds a
  * bounded cache, because real traffic repeats a few thousand strings and a parse is costly. Generation loads the
- * traffic data set on first use only, so a process that never generates never pays for it.
+ * traffic data set on first use only, so a process that never generates never pays for it; a generate that comes
+ * while it loads waits for it, other requests do not.
  */
 import { Context, Effect, Layer, Metric, Random } from "effect"
 import { readFile } from "node:fs/promises"
@@ -9,13 +10,26 @@ import trafficFile from "../../../node_modules/user-agents/dist/user-agents.json
 import { AppConfig } from "../../Config.ts"
 import { InvalidRequest } from "../../Errors.ts"
 import type { UserAgentInfo } from "./UserAgent.ts"
-import { buildPools, checkCombination, generate, type GenerateOptions, type TrafficEntry } from "./UserAgentGenerate.ts"
+import { parseAll, trafficEntries } from "./Traffic.ts"
+import { fill } from "./UserAgentFill.ts"
+import { buildPools, checkCombination, generate, type GenerateOptions, seeded, wholeSeed } from "./UserAgentGenerate.ts"
 import { parseUserAgent } from "./UserAgentNormalise.ts"
 import { makeParseCache } from "./ParseCache.ts"
 
 export interface GenerateRequestOptions extends GenerateOptions {
   readonly seed?: number | undefined
 }
+
+/**
+ * The seed of a batch's item `index` (from 0): the batch's own seed for the first, so a batch of one is the single
+ * answer, and `"<seed>:<index>"` after it. Each item stands alone, so a batch of n is the first n of any longer one
+ * with the same seed and options, and a long batch can be made page by page.
+ */
+export const itemSeed = (seed: number, index: number): number | string =>
+  index === 0 ? wholeSeed(seed) : `${seed}:${index}`
+
+const invalid = (path: string, problem: string) =>
+  new InvalidRequest({ message: `${path} ${problem}`, details: [{ path, message: problem }] })
 
 const cacheHits = Metric.counter("ua_parse_cache_hits_total", {
   description: "User-agent parses answered from the cache",
@@ -54,25 +68,32 @@ const safeParse = (userAgent: string, headers?: Readonly<Record<string, string>>
 }
 
 /**
- * The data set's strings with their weights. Its JSON file is read by path (and embedded in the compiled binary by
- * the import) rather than through the package's module, which would keep all 10,000 entries with every field
- * (screen sizes, plugins, ...) alive for good: read once, cut to two fields, the rest is garbage (about 10 MB of heap).
+ * The pools from the data set's strings and weights. Its JSON file is read by path (and embedded in the compiled
+ * binary by the import) rather than through the package's module, which would keep all 10,000 entries with every
+ * field (screen sizes, plugins, ...) alive for good: read once, cut to two fields, the rest is garbage (about 10 MB of
+ * heap). Read and parsed a slice at a time (Traffic.ts), so other requests go on meanwhile.
  */
-const traffic = async (): Promise<Array<TrafficEntry>> => {
-  const entries: ReadonlyArray<TrafficEntry> = JSON.parse(await readFile(trafficFile as unknown as string, "utf8"))
-  return entries.map(({ userAgent, weight }) => ({ userAgent, weight }))
-}
-
-const loadPools = Effect.promise(traffic).pipe(
-  Effect.map((entries) => buildPools(entries, (ua) => safeParse(ua))),
-  Effect.withSpan("UserAgents.loadPools")
-)
+const loadPools = Effect.gen(function* () {
+  const text = yield* Effect.promise(() => readFile(trafficFile as unknown as string, "utf8"))
+  const entries = yield* trafficEntries(text)
+  const parsed = yield* parseAll([...entries.map((entry) => entry.userAgent), ...fill], (ua) => safeParse(ua))
+  return buildPools(entries, (ua) => parsed.get(ua) ?? safeParse(ua))
+}).pipe(Effect.withSpan("UserAgents.loadPools"))
 
 export class UserAgents extends Context.Service<
   UserAgents,
   {
     readonly parse: (userAgent: string, headers?: Readonly<Record<string, string>>) => Effect.Effect<UserAgentInfo>
     readonly generate: (options: GenerateRequestOptions) => Effect.Effect<UserAgentInfo, InvalidRequest>
+    /**
+     * `count` strings (from item `from`, 0 unless paging), the options applied to each; with a seed, item i is
+     * drawn with `itemSeed(seed, i)`, so the list is the same every time. No upper bound here: callers cap it.
+     */
+    readonly generateMany: (
+      options: GenerateRequestOptions,
+      count: number,
+      from?: number
+    ) => Effect.Effect<ReadonlyArray<UserAgentInfo>, InvalidRequest>
   }
 >()("app/UserAgents") {
   static readonly layer: Layer.Layer<UserAgents, never, AppConfig> = Layer.effect(
@@ -97,19 +118,39 @@ export class UserAgents extends Context.Service<
           return info
         })
 
+      // a wrong seed or a combination no browser has is answered without loading the data set
+      const check = (options: GenerateRequestOptions): InvalidRequest | undefined =>
+        options.seed !== undefined && !Number.isSafeInteger(options.seed)
+          ? invalid("seed", "must be an integer")
+          : checkCombination(options)
+
       const generateOne = Effect.fn("UserAgents.generate")(function* (options: GenerateRequestOptions) {
-        if (options.seed !== undefined && !Number.isSafeInteger(options.seed)) {
-          const message = "seed must be an integer"
-          return yield* new InvalidRequest({ message, details: [{ path: "seed", message }] })
-        }
-        // a combination no browser has is answered without loading the data set
-        const wrong = checkCombination(options)
+        const wrong = check(options)
         if (wrong !== undefined) return yield* wrong
         const drawn = generate(yield* pools, options)
-        return yield* options.seed === undefined ? drawn : Random.withSeed(drawn, options.seed)
+        return yield* options.seed === undefined ? drawn : seeded(drawn, options.seed)
       })
 
-      return UserAgents.of({ parse, generate: generateOne })
+      const generateMany = Effect.fn("UserAgents.generateMany")(function* (
+        options: GenerateRequestOptions,
+        count: number,
+        from = 0
+      ) {
+        if (!Number.isSafeInteger(count) || count < 1)
+          return yield* invalid("count", "must be an integer of at least 1")
+        const wrong = check(options)
+        if (wrong !== undefined) return yield* wrong
+        const loaded = yield* pools
+        const { seed } = options
+        const items: Array<UserAgentInfo> = []
+        for (let index = from; index < from + count; index++) {
+          const drawn = generate(loaded, options)
+          items.push(yield* seed === undefined ? drawn : Random.withSeed(drawn, itemSeed(seed, index)))
+        }
+        return items
+      })
+
+      return UserAgents.of({ parse, generate: generateOne, generateMany })
     })
   )
 }

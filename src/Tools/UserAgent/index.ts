@@ -1,28 +1,12 @@
-/** The user-agent tool: parse a User-Agent string, or generate a realistic, current one. */
+/** The user-agent tool: its contract served by the parser and generator service. */
 import { Effect } from "effect"
-import { HttpApiEndpoint, OpenApi } from "effect/http-api"
-import { InvalidRequestWire } from "../../Errors.ts"
 import * as Tool from "../Tool.ts"
-import { UserAgentRequest, UserAgentResponse } from "./UserAgent.ts"
+import { UserAgentContract } from "./Contract.ts"
 import { UserAgents } from "./UserAgents.ts"
 
-export const UserAgentParser = HttpApiEndpoint.post("userAgentParser", "/user-agent-parser", {
-  payload: UserAgentRequest,
-  success: UserAgentResponse,
-  error: InvalidRequestWire
-}).annotateMerge(
-  OpenApi.annotations({
-    summary: "Parse a user agent, or generate a realistic one",
-    description:
-      "`parse` names the browser, OS, device, CPU, engine and bot behind a User-Agent string, by family " +
-      "(Chrome, Firefox, Safari, Edge, IE; Windows, macOS, iOS, Android, Linux; Desktop, Mobile, Tablet). " +
-      "`generate` returns a current, real-world user agent, optionally of a given family, and its parse."
-  })
-)
-
 export const UserAgentTool = Tool.make({
-  endpoints: [UserAgentParser],
-  handlers: UserAgents.useSync((userAgents): Tool.HandlersOf<typeof UserAgentParser> => ({
+  contract: UserAgentContract,
+  handlers: UserAgents.useSync((userAgents): Tool.HandlersOf<typeof UserAgentContract> => ({
     userAgentParser: ({ payload }) =>
       Effect.map(
         payload.operation === "parse"

@@ -81,4 +81,12 @@ describe("ParseCache: an LRU of answers kept as bytes", () => {
     expect(cache.get(big(0))).toBeUndefined()
     expect(cache.get(big(1))).toEqual(answerFor(big(1)))
   })
+
+  test("an answer with a field that is not a string is not cached, so its text never comes back as a name", () => {
+    const cache = makeParseCache(4)
+    const ua = "Mozilla/5.0 (X11; Linux x86_64) constructor/7"
+    const odd = { ...answerFor(ua), browser: { name: Object as unknown as string, version: "7" } }
+    cache.set(ua, odd)
+    expect(cache.get(ua)).toBeUndefined()
+  })
 })

@@ -146,3 +146,48 @@ describe("UserAgents.generate", () => {
     expect(strings.size).toBeGreaterThan(1)
   })
 })
+
+describe("UserAgents.generateMany", () => {
+  const many = (options: Parameters<UserAgents["Service"]["generateMany"]>[0], count: number, from?: number) =>
+    run(Effect.flatMap(UserAgents, (ua) => ua.generateMany(options, count, from)))
+
+  test("count strings, each with the filters applied and parsing back to them", async () => {
+    const items = await many({ browser: "Firefox", deviceType: "Mobile" }, 25)
+    expect(items).toHaveLength(25)
+    for (const item of items) {
+      expect(item).toMatchObject({ browser: { name: "Firefox" }, device: { type: "Mobile" } })
+      expect(parseUserAgent(item.userAgent)).toEqual(item)
+    }
+  })
+
+  test("with a seed the whole list repeats; its first item is the single answer; pages make the same list", async () => {
+    const options = { os: "Android", seed: 7 } as const
+    const [a, b, single, firstPage, secondPage] = await run(
+      Effect.flatMap(UserAgents, (ua) =>
+        Effect.all([
+          ua.generateMany(options, 20),
+          ua.generateMany(options, 20),
+          ua.generate(options),
+          ua.generateMany(options, 8),
+          ua.generateMany(options, 12, 8)
+        ])
+      )
+    )
+    expect(a).toEqual(b)
+    expect(a![0]).toEqual(single)
+    expect([...firstPage!, ...secondPage!]).toEqual([...a!])
+    // the items are drawn apart, not one string repeated
+    expect(new Set(a!.map((item) => item.userAgent)).size).toBeGreaterThan(5)
+    const other = await many({ os: "Android", seed: 8 }, 20)
+    expect(other).not.toEqual(a)
+  })
+
+  test("a count below 1 or not whole, a bad seed, or a combination no browser has is an InvalidRequest", async () => {
+    const failure = (options: Parameters<UserAgents["Service"]["generateMany"]>[0], count: number) =>
+      run(Effect.flatMap(UserAgents, (ua) => Effect.flip(ua.generateMany(options, count))))
+    expect((await failure({}, 0)).details?.[0]?.path).toBe("count")
+    expect((await failure({}, 1.5)).details?.[0]?.path).toBe("count")
+    expect((await failure({ seed: 0.5 }, 2)).details?.[0]?.path).toBe("seed")
+    expect((await failure({ browser: "Safari", os: "Windows" }, 2)).details?.[0]?.path).toBe("browser")
+  })
+})

@@ -1,0 +1,47 @@
+/**
+ * How an offline command ends when it cannot answer. Refused (the API would answer 400 or 422): the API's error body,
+ * `{"error":{code,message,details?}}`, as one JSON line on stderr. A bad setting (UA_CACHE_SIZE): the server's one
+ * line naming it. A bug: one line, no stack. Each is exit status 1; stdout carries answers only. Stopped by SIGINT or
+ * SIGTERM: 130, so a script does not take what was written for the whole answer.
+ */
+import { Cause, Data, Effect, Runtime, Schema, Stdio, Stream } from "effect"
+import type { InvalidConfig } from "../Config.ts"
+import { InvalidRequest, InvalidRequestWire, InvalidValue, InvalidValueWire } from "../Errors.ts"
+import { reportStartFailure } from "../Platform/CommandLine.ts"
+import { exitOnInterrupt } from "../Platform/Runtime.ts"
+
+export class Refused extends Data.TaggedError("Refused")<{ readonly code: string }> {
+  override readonly [Runtime.errorExitCode] = 1
+}
+
+const body = (error: InvalidRequest | InvalidValue) =>
+  error._tag === "InvalidValue"
+    ? Schema.encodeSync(InvalidValueWire)(error).error
+    : Schema.encodeSync(InvalidRequestWire)(error).error
+
+const isRefusal = (error: unknown): error is InvalidRequest | InvalidValue =>
+  error instanceof InvalidRequest || error instanceof InvalidValue
+
+const isInvalidConfig = (error: unknown): error is InvalidConfig =>
+  (error as { readonly _tag?: unknown } | undefined)?._tag === "InvalidConfig"
+
+export const report = <A, E, R>(
+  self: Effect.Effect<A, E, R>
+): Effect.Effect<A, Exclude<E, InvalidRequest | InvalidValue> | Refused, R | Stdio.Stdio> =>
+  Effect.gen(function* () {
+    const stdio = yield* Stdio.Stdio
+    const stderr = (text: string) => Stream.run(Stream.make(text), stdio.stderr()).pipe(Effect.ignore)
+    return yield* self.pipe(
+      Effect.catch((error: E): Effect.Effect<never, E | Refused> => {
+        if (!isRefusal(error)) return Effect.fail(error)
+        const refusal = body(error)
+        return Effect.andThen(stderr(`${JSON.stringify({ error: refusal })}\n`), new Refused({ code: refusal.code }))
+      }),
+      Effect.tapCause((cause) => {
+        const error = Cause.squash(cause)
+        if (Cause.hasDies(cause)) return stderr(`tools-api: internal error: ${String(error)}\n`)
+        return isInvalidConfig(error) ? Effect.sync(() => reportStartFailure(error)) : Effect.void
+      }),
+      exitOnInterrupt(130)
+    )
+  }) as never

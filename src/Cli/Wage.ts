@@ -1,0 +1,69 @@
+/**
+ * `tools-api wage --hourly N | --annual N`: the API's answer without its `success` flag, `{"estimates", "assumptions"}`,
+ * as one JSON line. The value goes through the API's own request schema, so the same inputs are refused with the same
+ * error (named after the API's fields, hourlyWage and annualSalary).
+ */
+import { Effect, Option, Result, Schema, Stdio, Stream } from "effect"
+import { Command, Flag } from "effect/cli"
+import { fromSchemaIssue } from "../Http/SchemaErrors.ts"
+import { assumptions, WageRequest } from "../Tools/Wage/Wage.ts"
+import { Wages } from "../Tools/Wage/Wages.ts"
+import { report } from "./Report.ts"
+
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
+
+/** The flag's text as the API would see it in a body: a number when it is written as a JSON number, else a string. */
+const value = (text: string): unknown => (JSON_NUMBER.test(text.trim()) ? Number(text.trim()) : text)
+
+/**
+ * What the service computes from: a JSON number's text, read exactly as written (`--hourly 1.00499999999999999999`
+ * is 1.00 an hour, as in the API's body), else the text, which it refuses as the API refuses a string.
+ */
+const written = (text: string): string => (JSON_NUMBER.test(text.trim()) ? text.trim() : text)
+
+// with the input in its issues, as the API decodes a payload: the error says which of the two forms was meant
+const decode = Schema.decodeUnknownResult(WageRequest, { reportInput: true })
+
+const run = Effect.fn("Cli.wage")(
+  function* (flags: { readonly hourly: Option.Option<string>; readonly annual: Option.Option<string> }) {
+    const wages = yield* Wages
+    const stdio = yield* Stdio.Stdio
+    const body = {
+      ...Option.match(flags.hourly, { onNone: () => ({}), onSome: (text) => ({ hourlyWage: value(text) }) }),
+      ...Option.match(flags.annual, { onNone: () => ({}), onSome: (text) => ({ annualSalary: value(text) }) })
+    }
+    const request = decode(body)
+    if (Result.isFailure(request)) return yield* fromSchemaIssue(request.failure.issue)
+    const estimates = yield* wages.estimate(
+      Option.isSome(flags.hourly)
+        ? { hourlyWage: written(flags.hourly.value) }
+        : { annualSalary: written(Option.getOrElse(flags.annual, () => "")) }
+    )
+    yield* Stream.run(Stream.make(`${JSON.stringify({ estimates, assumptions })}\n`), stdio.stdout())
+  },
+  Effect.provide(Wages.layer),
+  report
+)
+
+export const WageCommand = Command.make(
+  "wage",
+  {
+    hourly: Flag.String("hourly").pipe(
+      Flag.withDescription("An hourly wage (give this or --annual)"),
+      Flag.withMetavar("N"),
+      Flag.optional
+    ),
+    annual: Flag.String("annual").pipe(
+      Flag.withDescription("An annual salary (give this or --hourly)"),
+      Flag.withMetavar("N"),
+      Flag.optional
+    )
+  },
+  run
+).pipe(
+  Command.withShortDescription("An hourly wage or annual salary across six pay periods"),
+  Command.withDescription(
+    "Convert an hourly wage or an annual salary across six pay periods, as the API's wage estimator does " +
+      "(8 hours a day, 5 days a week, 52 weeks a year)."
+  )
+)

@@ -1,0 +1,35 @@
+/**
+ * The fields a JSON payload may have, from the endpoint's own schemas: every property any member of its encoded
+ * form names (a union's members together, so the user-agent endpoint takes parse's and generate's fields alike).
+ * Undefined where the schema takes any field (a record, or no object at all): nothing is refused then.
+ */
+import { SchemaAST } from "effect"
+import type { HttpApiEndpoint } from "effect/http-api"
+
+const collect = (ast: SchemaAST.AST, into: Set<string>): boolean => {
+  switch (ast._tag) {
+    case "Objects":
+      if (ast.indexSignatures.length > 0) return false
+      for (const property of ast.propertySignatures) into.add(String(property.name))
+      return true
+    case "Union":
+      return ast.types.every((member) => collect(member, into))
+    case "Suspend":
+      return collect(ast.thunk(), into)
+    default:
+      return false
+  }
+}
+
+const cache = new WeakMap<HttpApiEndpoint.Top, ReadonlySet<string> | undefined>()
+
+/** The fields `endpoint`'s JSON payload may have; undefined when it takes any. */
+export const fieldsOf = (endpoint: HttpApiEndpoint.Top): ReadonlySet<string> | undefined => {
+  if (cache.has(endpoint)) return cache.get(endpoint)
+  const fields = new Set<string>()
+  const json = endpoint.payload.get("application/json")
+  const known = json !== undefined && json.schemas.every((schema) => collect(SchemaAST.toEncoded(schema.ast), fields))
+  const result = known ? fields : undefined
+  cache.set(endpoint, result)
+  return result
+}

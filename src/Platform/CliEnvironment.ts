@@ -1,0 +1,105 @@
+/**
+ * What `effect/cli` and the offline commands need from the process, on Bun (there is no stable platform package for
+ * Effect 4): the arguments, stdin as a stream, stdout and stderr as sinks that wait when the reader is slower (so
+ * output never piles up in memory), and files read as streams. Nothing else of a file system is used.
+ */
+import { Effect, FileSystem, Layer, Path, PlatformError, Sink, Stdio, Stream, Terminal } from "effect"
+import { CliConfig, CliOutput, GlobalFlag } from "effect/cli"
+import { ChildProcessSpawner } from "effect/process"
+import { createReadStream } from "node:fs"
+
+const errorTag = (code: unknown): PlatformError.SystemErrorTag =>
+  code === "ENOENT"
+    ? "NotFound"
+    : code === "EACCES" || code === "EPERM"
+      ? "PermissionDenied"
+      : code === "EISDIR"
+        ? "BadResource"
+        : "Unknown"
+
+const failure = (module: string, method: string, cause: unknown, path?: string) => {
+  const code = (cause as { readonly code?: unknown } | undefined)?.code
+  return PlatformError.systemError({
+    _tag: errorTag(code),
+    module,
+    method,
+    description: cause instanceof Error ? cause.message : String(cause),
+    pathOrDescriptor: path,
+    cause
+  })
+}
+
+/** A sink onto a Node-style stream: each write waits for `drain` when the stream's buffer is full. */
+const writer = (
+  stream: NodeJS.WriteStream,
+  name: string
+): Sink.Sink<void, string | Uint8Array, never, PlatformError.PlatformError> => {
+  let broken: unknown
+  // A closed reader (`| head`) shows as an error event; without a listener it would end the process.
+  stream.on("error", (error) => {
+    broken = error
+  })
+  const write = (chunk: string | Uint8Array) =>
+    Effect.callback<void, PlatformError.PlatformError>((resume) => {
+      if (broken !== undefined) return resume(Effect.fail(failure("Stdio", name, broken)))
+      if (stream.write(chunk)) return resume(Effect.void)
+      const done = () => {
+        stream.off("drain", done)
+        stream.off("error", done)
+        resume(broken === undefined ? Effect.void : Effect.fail(failure("Stdio", name, broken)))
+      }
+      stream.on("drain", done)
+      stream.on("error", done)
+    })
+  return Sink.forEach(write)
+}
+
+const stdio = Stdio.make({
+  args: Effect.sync(() => process.argv.slice(2)),
+  stdinIsTerminal: Effect.sync(() => process.stdin.isTTY === true),
+  stdoutIsTerminal: Effect.sync(() => process.stdout.isTTY === true),
+  stderrIsTerminal: Effect.sync(() => process.stderr.isTTY === true),
+  stdout: () => writer(process.stdout, "stdout"),
+  stderr: () => writer(process.stderr, "stderr"),
+  // read as files are, in 64 KiB blocks on demand, whether stdin is a file, a pipe or a terminal
+  stdin: Stream.suspend(() =>
+    Stream.fromAsyncIterable(createReadStream("", { fd: 0, highWaterMark: 1 << 16, autoClose: false }), (cause) =>
+      failure("Stdio", "stdin", cause)
+    )
+  )
+})
+
+const fileSystem = FileSystem.makeNoop({
+  stream: (path) =>
+    // node's stream reports a missing or unreadable file as an error of the stream (Bun's throws at the call)
+    Stream.fromAsyncIterable(createReadStream(path, { highWaterMark: 1 << 16 }), (cause) =>
+      failure("FileSystem", "stream", cause, path)
+    )
+})
+
+const unused = Effect.die("not used by the command line")
+
+export const CliEnvironmentLive = Layer.mergeAll(
+  Layer.succeed(Stdio.Stdio, stdio),
+  Layer.succeed(FileSystem.FileSystem, fileSystem),
+  Path.layer,
+  Layer.succeed(
+    Terminal.Terminal,
+    Terminal.make({
+      columns: Effect.sync(() => process.stdout.columns ?? 80),
+      rows: Effect.sync(() => process.stdout.rows ?? 24),
+      size: unused,
+      readInput: unused,
+      readLine: unused,
+      display: () => Effect.void
+    })
+  ),
+  Layer.succeed(
+    ChildProcessSpawner.ChildProcessSpawner,
+    ChildProcessSpawner.make(() => unused)
+  ),
+  // Only --help and --version: the wizard, shell completions and --log-level are not part of this command line.
+  CliConfig.layer({ builtIns: [GlobalFlag.Help, GlobalFlag.Version] }),
+  // `--version` prints the version alone, as scripts and the smoke test read it
+  CliOutput.layer({ ...CliOutput.defaultFormatter(), formatVersion: (_name, version) => version })
+)

@@ -1,0 +1,50 @@
+/**
+ * The rate-limit headers, in one place: their names, their values from a limiter's decision, their description in
+ * the OpenAPI document and which of them a browser app may read (CORS). IETF's draft-ietf-httpapi-ratelimit-headers
+ * (`RateLimit-Policy`, `RateLimit`) beside the widely used `X-RateLimit-*`, and `Retry-After` on a 429.
+ * It imports no server code: the API document uses it too.
+ */
+import type { RateLimitDecision } from "./RateLimiter.ts"
+
+/** Every header a known caller's `/v1` answer carries, as the document and CORS spell them. */
+export const NAMES = [
+  "RateLimit-Policy",
+  "RateLimit",
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Reset"
+] as const
+
+export const RETRY_AFTER = "Retry-After"
+
+const integer = { type: "integer", minimum: 0 }
+const text = { type: "string" }
+
+/** Each header's OpenAPI description, by name. */
+export const DOCUMENTED: Readonly<Record<(typeof NAMES)[number] | typeof RETRY_AFTER, object>> = {
+  "RateLimit-Policy": { description: 'The key\'s bucket, `"default";q=<capacity>;w=60`', schema: text },
+  RateLimit: { description: '`"default";r=<whole tokens left>;t=<seconds until full>`', schema: text },
+  "X-RateLimit-Limit": { description: "Bucket capacity per minute", schema: integer },
+  "X-RateLimit-Remaining": { description: "Whole tokens left", schema: integer },
+  "X-RateLimit-Reset": { description: "Unix seconds when the bucket is full", schema: integer },
+  "Retry-After": {
+    description: "Whole seconds until a request can succeed again",
+    schema: { type: "integer", minimum: 1 }
+  }
+}
+
+/** The headers a browser app may read on an allowed origin's response: these, with `Retry-After`. */
+export const EXPOSED: ReadonlyArray<string> = [...NAMES, RETRY_AFTER]
+
+/** The headers of a decision, at `now` (epoch ms), lower-case as sent; `Retry-After` when it refused. */
+export const headersOf = (decision: RateLimitDecision, now: number): Record<string, string> => {
+  const headers: Record<string, string> = {
+    "ratelimit-policy": `"default";q=${decision.limit};w=60`,
+    ratelimit: `"default";r=${decision.remaining};t=${decision.resetSeconds}`,
+    "x-ratelimit-limit": String(decision.limit),
+    "x-ratelimit-remaining": String(decision.remaining),
+    "x-ratelimit-reset": String(Math.ceil(now / 1000) + decision.resetSeconds)
+  }
+  if (!decision.allowed) headers["retry-after"] = String(decision.retryAfterSeconds)
+  return headers
+}

@@ -1,0 +1,83 @@
+/**
+ * The traffic data set (`user-agents`' 5 MB JSON file) turned into generation pools a slice at a time, yielding to the
+ * event loop between slices: built at once it held every request of the process for 120-136 ms (one `JSON.parse` of
+ * the file, then a parse of each of its ~950 distinct strings). A slice ends once it has worked SLICE_MS, so a
+ * request arriving meanwhile waits for one slice at most, whether the code is still cold or already fast.
+ */
+import { Effect } from "effect"
+import type { UserAgentInfo } from "./UserAgent.ts"
+import type { TrafficEntry } from "./UserAgentGenerate.ts"
+
+/** The work in one slice, in milliseconds (measured with `performance.now()`: a budget of work, not a time of day). */
+export const SLICE_MS = 2
+// Characters scanned between two looks at the budget.
+const SCAN_STEP = 16 * 1024
+
+const OPEN = 0x7b // {
+const CLOSE = 0x7d // }
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+const OPEN_ARRAY = 0x5b // [
+
+const entryOf = (json: string): ReadonlyArray<TrafficEntry> => {
+  const { userAgent, weight } = JSON.parse(json) as { userAgent?: unknown; weight?: unknown }
+  return typeof userAgent === "string" && typeof weight === "number" ? [{ userAgent, weight }] : []
+}
+
+/** A scan for the top-level objects of a JSON array of objects (strings and nesting respected), a range at a time. */
+const scanner = (text: string, found: (json: string) => void) => {
+  let depth = 0
+  let inString = false
+  let start = -1
+  let at = 0
+  // a plain loop outside the generator below, which the JIT compiles well
+  return (until: number): boolean => {
+    const end = Math.min(text.length, until)
+    for (let i = at; i < end; i++) {
+      const c = text.charCodeAt(i)
+      if (inString) {
+        if (c === BACKSLASH) i++
+        else if (c === QUOTE) inString = false
+      } else if (c === QUOTE) inString = true
+      else if (c === OPEN) {
+        if (++depth === 2) start = i
+      } else if (c === CLOSE) {
+        if (--depth === 1 && start !== -1) (found(text.slice(start, i + 1)), (start = -1))
+      } else if (c === OPEN_ARRAY && depth === 0) depth = 1
+    }
+    at = Math.max(at, end)
+    return at < text.length
+  }
+}
+
+/**
+ * The `userAgent` and `weight` of each object in a JSON array of objects, read a slice at a time: a scan for the
+ * top-level objects, each parsed on its own. Cut to those two fields, the rest of the file is garbage as soon as the
+ * slice is done.
+ */
+export const trafficEntries = (text: string): Effect.Effect<Array<TrafficEntry>> =>
+  Effect.gen(function* () {
+    const entries: Array<TrafficEntry> = []
+    const scan = scanner(text, (json) => entries.push(...entryOf(json)))
+    let sliceEnds = performance.now() + SLICE_MS
+    for (let until = SCAN_STEP; scan(until); until += SCAN_STEP) {
+      if (performance.now() >= sliceEnds) (yield* Effect.yieldNow, (sliceEnds = performance.now() + SLICE_MS))
+    }
+    return entries
+  })
+
+/** Each distinct string's parse. */
+export const parseAll = (
+  userAgents: Iterable<string>,
+  parse: (userAgent: string) => UserAgentInfo
+): Effect.Effect<Map<string, UserAgentInfo>> =>
+  Effect.gen(function* () {
+    const parsed = new Map<string, UserAgentInfo>()
+    let sliceEnds = performance.now() + SLICE_MS
+    for (const userAgent of userAgents) {
+      if (parsed.has(userAgent)) continue
+      parsed.set(userAgent, parse(userAgent))
+      if (performance.now() >= sliceEnds) (yield* Effect.yieldNow, (sliceEnds = performance.now() + SLICE_MS))
+    }
+    return parsed
+  })

@@ -1,0 +1,20 @@
+/** The wage tool's contract: an hourly wage or an annual salary across six pay periods. */
+import { HttpApiEndpoint, OpenApi } from "effect/http-api"
+import { InvalidValueWire } from "../../Errors.ts"
+import * as Contract from "../Contract.ts"
+import { WageRequest, WageResponse } from "./Wage.ts"
+
+export const WageEstimator = HttpApiEndpoint.post("wageEstimator", "/wage-estimator", {
+  payload: WageRequest,
+  success: WageResponse,
+  error: InvalidValueWire
+}).annotateMerge(
+  OpenApi.annotations({
+    summary: "Convert an hourly wage or an annual salary across six pay periods",
+    description:
+      "Assumes 8 hours a day, 5 days a week, 52 weeks a year (2080 hours). Every estimate is computed from the " +
+      "unrounded hourly rate and rounded to cents, half away from zero."
+  })
+)
+
+export const WageContract = Contract.make({ endpoints: [WageEstimator] })

@@ -6,8 +6,11 @@
  * matches wins, then the first of its models. Matomo scans those ~2,000 brands and ~15,000 models pattern by pattern
  * (about 2 ms a string); here the brands' patterns, split into their top-level alternatives, are one `PatternIndex`
  * and each brand with more than 8 models has its own (see PatternIndex.ts), so only the few patterns whose literal
- * texts occur in the string run (about 5 a string on browscap's). The data is read, and each index built, on the
- * first parse that needs it (~0.3 s, once).
+ * texts occur in the string run (about 5 a string on browscap's). Reading the data and building the brand index
+ * takes 0.1-0.5 s of work, a large brand's model index up to ~50 ms (Samsung's 733 models): done in steps of at most
+ * a few hundred microseconds each (`Steps`), which the service runs in slices from its start, handing the event loop
+ * back between them (UserAgents.ts); `lookUpDevice` never builds, it names what it needs (`Unbuilt`).
+ * `identifyDevice`, for scripts and tests, builds what it needs at once.
  */
 /// <reference path="./DeviceData.d.ts" />
 import { readFileSync } from "node:fs"
@@ -19,7 +22,7 @@ import notebooks from "node-device-detector/regexes/device/notebooks.js" with { 
 import portable_media_player from "node-device-detector/regexes/device/portable_media_player.js" with { type: "file" }
 import shell_tv from "node-device-detector/regexes/device/shell_tv.js" with { type: "file" }
 import televisions from "node-device-detector/regexes/device/televisions.js" with { type: "file" }
-import { branches, makePatternIndex, type PatternIndex } from "./PatternIndex.ts"
+import { branches, finish, makePatternIndex, type PatternIndex, patternIndexSteps, type Steps } from "./PatternIndex.ts"
 
 interface ModelEntry {
   readonly regex: string
@@ -29,7 +32,6 @@ interface ModelEntry {
 interface BrandEntry extends ModelEntry {
   readonly models?: ReadonlyArray<ModelEntry>
 }
-type Collection = Readonly<Record<string, BrandEntry>>
 
 export interface DeviceIdentity {
   /** the brand that sells the device */
@@ -77,9 +79,37 @@ interface Branch {
 // and JSON.parse of the text costs half the memory of evaluating them as modules
 const files = { cameras, car_browsers, consoles, mobiles, notebooks, portable_media_player, shell_tv, televisions }
 
-const collection = (file: keyof typeof files): Collection => {
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+const OPEN = 0x7b // {
+const CLOSE = 0x7d // }
+// characters scanned between two steps
+const SCAN_STEP = 16 * 1024
+
+/** A file's brands in order, each brand's entry parsed on its own (a step a brand: mobiles.js is 1.7 MB). */
+function* collection(file: keyof typeof files): Steps<Array<[string, BrandEntry]>> {
   const text = readFileSync(files[file], "utf8")
-  return JSON.parse(text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1))
+  yield
+  const out: Array<[string, BrandEntry]> = []
+  // the file is one object of brands: a string at depth 1 is a brand's name, an object at depth 2 its entry
+  let [depth, inString, stringStart, valueStart, name] = [0, false, 0, 0, ""]
+  for (let i = text.indexOf("{"); i >= 0 && i < text.length; i++) {
+    if (i % SCAN_STEP === 0) yield
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === BACKSLASH) i++
+      else if (c === QUOTE) {
+        inString = false
+        if (depth === 1) name = JSON.parse(text.slice(stringStart, i + 1)) as string
+      }
+    } else if (c === QUOTE) [inString, stringStart] = [true, i]
+    else if (c === OPEN && ++depth === 2) valueStart = i
+    else if (c === CLOSE && --depth === 1) {
+      out.push([name, JSON.parse(text.slice(valueStart, i + 1)) as BrandEntry])
+      yield
+    }
+  }
+  return out
 }
 
 const gates = {
@@ -89,35 +119,78 @@ const gates = {
 }
 const gateTests = new Map(Object.values(gates).map((gate) => [gate, compile(gate)]))
 
-const brands = (file: keyof typeof files, gate?: string): Array<Brand> =>
-  Object.entries(collection(file)).map(([name, entry]): Brand => ({ name, entry, gate }))
-
 // every parser's brands, in Matomo's order of parsers
 let all: Array<Brand> | undefined
-const allBrands = (): Array<Brand> =>
-  (all ??= [
-    ...brands("televisions", gates.hbbTv),
-    ...brands("shell_tv", gates.shellTv),
-    ...brands("notebooks", gates.notebook),
-    ...brands("consoles"),
-    ...brands("car_browsers"),
-    ...brands("cameras"),
-    ...brands("portable_media_player"),
-    ...brands("mobiles")
-  ])
+function* allBrands(): Steps<Array<Brand>> {
+  if (all !== undefined) return all
+  const out: Array<Brand> = []
+  for (const [file, gate] of [
+    ["televisions", gates.hbbTv],
+    ["shell_tv", gates.shellTv],
+    ["notebooks", gates.notebook],
+    ["consoles"],
+    ["car_browsers"],
+    ["cameras"],
+    ["portable_media_player"],
+    ["mobiles"]
+  ] as const)
+    for (const [name, entry] of yield* collection(file)) out.push({ name, entry, gate })
+  return (all ??= out)
+}
 
 // one index over the alternatives of every brand's pattern, in order: the first that matches names the brand
 let index: PatternIndex<Branch> | undefined
-const load = (): PatternIndex<Branch> =>
-  (index ??= makePatternIndex(
-    allBrands().flatMap((brand) => branches(brand.entry.regex).map((source) => ({ brand, source }))),
+function* indexSteps(): Steps<PatternIndex<Branch>> {
+  if (index !== undefined) return index
+  const brands = yield* allBrands()
+  const built = yield* patternIndexSteps(
+    brands.flatMap((brand) => branches(brand.entry.regex).map((source) => ({ brand, source }))),
     (branch) => branch.source,
     compile
-  ))
+  )
+  return (index ??= built)
+}
 // the brands' whole patterns scanned in order, as Matomo does, for scripts/deviceIndexCheck.ts
 let wholeIndex: PatternIndex<Brand> | undefined
 const loadWhole = (): PatternIndex<Brand> =>
-  (wholeIndex ??= makePatternIndex(allBrands(), (brand) => brand.entry.regex, compile))
+  (wholeIndex ??= makePatternIndex(finish(allBrands()), (brand) => brand.entry.regex, compile))
+
+// a brand with more than 8 models has an index of them, built on the first string of that brand
+const modelsIndexed = (brand: Brand): boolean => (brand.entry.models?.length ?? 0) > 8
+function* modelSteps(brand: Brand): Steps<PatternIndex<ModelEntry>> {
+  if (brand.models !== undefined) return brand.models
+  const models = brand.entry.models ?? []
+  const built = yield* patternIndexSteps(models, (model) => model.regex, compile, models.length > 8)
+  return (brand.models ??= built)
+}
+
+// a build that threw (a data file missing or unreadable): lookups answer without the database from then on, as
+// the parse that threw did
+let broken = false
+function* guarded<A>(steps: Steps<A>): Steps<void> {
+  try {
+    yield* steps
+  } catch {
+    broken = true
+  }
+}
+
+/**
+ * What a lookup that may not build needs built first: the brand index, or one brand's model index. `steps` builds
+ * it (a step at most a few hundred microseconds; `finish` runs them at once); `key` is the same object for the same
+ * build. Thrown by `lookUpDevice`, never by `identifyDevice`.
+ */
+export class Unbuilt {
+  constructor(
+    readonly key: object,
+    readonly steps: () => Steps<void>
+  ) {}
+}
+const INDEX = new Unbuilt({}, () => guarded(indexSteps()))
+const unbuiltModels = new WeakMap<Brand, Unbuilt>()
+
+/** The build a service starts at once: the brand index (0.3-0.5 s of work on this machine). */
+export const indexBuild: Unbuilt = INDEX
 
 type Find = <A>(index: PatternIndex<A>, accept?: (entry: A) => boolean) => ReturnType<PatternIndex<A>["first"]>
 
@@ -125,7 +198,10 @@ type Find = <A>(index: PatternIndex<A>, accept?: (entry: A) => boolean) => Retur
 const identify = (
   ua: string,
   first: Find,
-  findBrand: (open: (brand: Brand) => boolean) => { readonly brand: Brand; readonly match: RegExpExecArray } | undefined
+  findBrand: (
+    open: (brand: Brand) => boolean
+  ) => { readonly brand: Brand; readonly match: RegExpExecArray } | undefined,
+  modelIndex: (brand: Brand) => PatternIndex<ModelEntry>
 ): DeviceIdentity | undefined => {
   const passed = new Map<string, boolean>()
   const open = (brand: Brand): boolean => {
@@ -139,13 +215,7 @@ const identify = (
   const brand = found.brand
   let [vendor, name] = [brand.name, modelName(brand.entry.model, found.match)]
   if (brand.entry.models !== undefined) {
-    brand.models ??= makePatternIndex(
-      brand.entry.models,
-      (model) => model.regex,
-      compile,
-      brand.entry.models.length > 8
-    )
-    const model = first(brand.models)
+    const model = first(modelIndex(brand))
     if (model !== undefined) {
       name = modelName(model.entry.model, model.match)
       vendor = model.entry.brand ?? vendor
@@ -157,25 +227,72 @@ const identify = (
   return { brand: brandNames[vendor] ?? vendor, name }
 }
 
-/** The device's brand and marketing name as Matomo's database knows them, or undefined when it names no brand. */
-export const identifyDevice = (ua: string): DeviceIdentity | undefined => {
+const byIndex = (
+  ua: string,
+  brandIndex: () => PatternIndex<Branch>,
+  modelIndex: (brand: Brand) => PatternIndex<ModelEntry>
+): DeviceIdentity | undefined => {
   const lower = ua.toLowerCase()
   const first: Find = (index, accept) => index.first(ua, lower, accept)
-  return identify(ua, first, (open) => {
-    const found = first(load(), (branch) => open(branch.brand))
-    if (found === undefined) return undefined
-    const brand = found.entry.brand
-    // a model template's $1 counts the groups of the whole pattern: match it again, once a string at most
-    if (brand.entry.model?.includes("$") !== true) return { brand, match: found.match }
-    return { brand, match: (brand.whole ??= compile(brand.entry.regex)).exec(ua) ?? found.match }
-  })
+  return identify(
+    ua,
+    first,
+    (open) => {
+      const found = first(brandIndex(), (branch) => open(branch.brand))
+      if (found === undefined) return undefined
+      const brand = found.entry.brand
+      // a model template's $1 counts the groups of the whole pattern: match it again, once a string at most
+      if (brand.entry.model?.includes("$") !== true) return { brand, match: found.match }
+      return { brand, match: (brand.whole ??= compile(brand.entry.regex)).exec(ua) ?? found.match }
+    },
+    modelIndex
+  )
+}
+
+/**
+ * The device's brand and marketing name as Matomo's database knows them, or undefined when it names no brand. The
+ * first call reads the data and builds the brand index at once (0.3-0.5 s), a brand's first string its model index:
+ * for scripts and tests; the service uses `lookUpDevice`.
+ */
+export const identifyDevice = (ua: string): DeviceIdentity | undefined =>
+  byIndex(
+    ua,
+    () => finish(indexSteps()),
+    (brand) => finish(modelSteps(brand))
+  )
+
+/**
+ * `identifyDevice`, but it builds nothing that takes time: it throws the `Unbuilt` it needs first (the brand index,
+ * or the model index of a brand with more than 8 models), for the caller to build in steps and ask again.
+ */
+export const lookUpDevice = (ua: string): DeviceIdentity | undefined => {
+  if (broken) return undefined
+  return byIndex(
+    ua,
+    () => {
+      if (index === undefined) throw INDEX
+      return index
+    },
+    (brand) => {
+      if (brand.models !== undefined) return brand.models
+      if (!modelsIndexed(brand)) return finish(modelSteps(brand))
+      let need = unbuiltModels.get(brand)
+      if (need === undefined) unbuiltModels.set(brand, (need = new Unbuilt(brand, () => guarded(modelSteps(brand)))))
+      throw need
+    }
+  )
 }
 
 /** The same answer by running every pattern in order, as Matomo does: what `scripts/deviceIndexCheck.ts` compares. */
 export const scanDevice = (ua: string): DeviceIdentity | undefined => {
   const first: Find = (index, accept) => index.scan(ua, accept)
-  return identify(ua, first, (open) => {
-    const found = first(loadWhole(), open)
-    return found === undefined ? undefined : { brand: found.entry, match: found.match }
-  })
+  return identify(
+    ua,
+    first,
+    (open) => {
+      const found = first(loadWhole(), open)
+      return found === undefined ? undefined : { brand: found.entry, match: found.match }
+    },
+    (brand) => finish(modelSteps(brand))
+  )
 }

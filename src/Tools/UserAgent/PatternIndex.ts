@@ -248,15 +248,36 @@ export interface PatternIndex<A> {
 const KEPT = 12
 
 /**
- * key -> the texts filed under it, as [entry, piece of the text, offset of the key's window in the piece, ...], and
- * the entries with no text. A function of its own, so that nothing of the reading outlives it.
+ * A build done in steps: it yields between steps of at most a few hundred microseconds, so a caller can hand the
+ * event loop back between them (`runSteps` in DeviceDatabase.ts), or run it to its end at once (`finish`).
  */
-const fileTexts = (
+export type Steps<A> = Generator<void, A, void>
+
+/** Runs steps to their end at once. */
+export const finish = <A>(steps: Steps<A>): A => {
+  for (;;) {
+    const next = steps.next()
+    if (next.done === true) return next.value
+  }
+}
+
+// Texts filed between two steps
+const FILED_A_STEP = 64
+
+/**
+ * key -> the texts filed under it, as [entry, piece of the text, offset of the key's window in the piece, ...], and
+ * the entries with no text. A function of its own, so that nothing of the reading outlives it; a step a pattern read.
+ */
+function* fileTexts(
   sources: ReadonlyArray<string>
-): { readonly filed: Map<number, Array<number | string>>; readonly always: Array<number> } => {
+): Steps<{ readonly filed: Map<number, Array<number | string>>; readonly always: Array<number> }> {
   const filed = new Map<number, Array<number | string>>()
   const always: Array<number> = []
-  const texts = sources.map(requiredTexts)
+  const texts: Array<ReadonlyArray<string> | null> = []
+  for (const source of sources) {
+    texts.push(requiredTexts(source))
+    yield
+  }
   // each text goes under its window that the fewest texts of this list share (Samsung's models all carry "sm-"): a
   // text's candidate windows are its uncommon ones (all of them if none is), as [offset, key, offset, key, ...]
   const windowsOf = (text: string): Array<number> => {
@@ -271,8 +292,13 @@ const fileTexts = (
       const w = windowsOf(text)
       for (let j = 1; j < w.length; j += 2) shared.set(w[j]!, (shared.get(w[j]!) ?? 0) + 1)
     }
-  texts.forEach((set, n) => {
-    if (set === null) return void always.push(n)
+  for (let n = 0; n < texts.length; n++) {
+    const set = texts[n]!
+    if (n % FILED_A_STEP === 0) yield
+    if (set === null) {
+      always.push(n)
+      continue
+    }
     set.forEach((text) => {
       const w = windowsOf(text)
       let best = 0
@@ -284,7 +310,7 @@ const fileTexts = (
       if (list === undefined) filed.set(key, [n, piece, offset - from])
       else list.push(n, piece, offset - from)
     })
-  })
+  }
   return { filed, always }
 }
 
@@ -297,7 +323,15 @@ export const makePatternIndex = <A>(
   source: (entry: A) => string,
   compile: (source: string) => RegExp,
   indexed = true
-): PatternIndex<A> => {
+): PatternIndex<A> => finish(patternIndexSteps(entries, source, compile, indexed))
+
+/** `makePatternIndex` in steps of one pattern read (or a few dozen texts filed). */
+export function* patternIndexSteps<A>(
+  entries: ReadonlyArray<A>,
+  source: (entry: A) => string,
+  compile: (source: string) => RegExp,
+  indexed = true
+): Steps<PatternIndex<A>> {
   const compiled: Array<RegExp | undefined> = []
   const scan: PatternIndex<A>["scan"] = (text, accept) => {
     for (let n = 0; n < entries.length; n++) {
@@ -309,7 +343,7 @@ export const makePatternIndex = <A>(
     return undefined
   }
   if (!indexed) return { first: (text, _lower, accept) => scan(text, accept), scan }
-  const { filed, always } = fileTexts(entries.map(source))
+  const { filed, always } = yield* fileTexts(entries.map(source))
   // a key's bit in a filter of 8 bits a key (at most 256 Kbit): most windows of a string file nothing, and a bit
   // test is cheaper than a Map
   const bits = Math.min(18, Math.max(10, Math.ceil(Math.log2(filed.size * 8))))

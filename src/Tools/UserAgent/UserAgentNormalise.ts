@@ -7,7 +7,7 @@ import { UAParser } from "ua-parser-js"
 import { Emails, InApps, MediaPlayers } from "ua-parser-js/extensions"
 import type { UserAgentInfo } from "./UserAgent.ts"
 import { detectBot } from "./UserAgentBots.ts"
-import { identifyDevice } from "./DeviceDatabase.ts"
+import { type DeviceIdentity, identifyDevice } from "./DeviceDatabase.ts"
 import { browserFamily, deviceType, known, osFamily } from "./UserAgentFamilies.ts"
 import { decodeSpaces, type ParserResult, refine } from "./UserAgentRules.ts"
 
@@ -22,6 +22,8 @@ export interface NormaliseOptions {
   readonly mobileHint?: boolean
   /** the string the device database reads, when client hints restored the model a reduced string hides */
   readonly deviceText?: string
+  /** how the device database is asked (default `identifyDevice`, which builds what it needs at once) */
+  readonly devices?: (ua: string) => DeviceIdentity | undefined
 }
 
 // Matomo's rule too: a device that runs iOS or macOS is Apple's
@@ -37,7 +39,9 @@ export const normalise = (ua: string, result: ParserResult, options: NormaliseOp
   // does a Windows or Mac desktop's (its database holds phones, tablets, TVs and the like: not looked up, for speed)
   const desktop = type === "Desktop" && (os === "Windows" || os === "macOS")
   const identity =
-    options.rules === false || bot.isBot || desktop ? undefined : identifyDevice(options.deviceText ?? ua)
+    options.rules === false || bot.isBot || desktop
+      ? undefined
+      : (options.devices ?? identifyDevice)(options.deviceText ?? ua)
   return {
     userAgent: ua,
     browser: { name: browserFamily(fields.browser.name), version: known(fields.browser.version) },

@@ -79,37 +79,37 @@ interface Branch {
 // and JSON.parse of the text costs half the memory of evaluating them as modules
 const files = { cameras, car_browsers, consoles, mobiles, notebooks, portable_media_player, shell_tv, televisions }
 
-const QUOTE = 0x22
-const BACKSLASH = 0x5c
-const OPEN = 0x7b // {
-const CLOSE = 0x7d // }
-// characters scanned between two steps
-const SCAN_STEP = 16 * 1024
+// a brand's name where the file (pretty-printed, two spaces an indent) starts its entry
+const BRAND = /^ {2}("(?:[^"\\]|\\.)*"): \{$/gm
 
-/** A file's brands in order, each brand's entry parsed on its own (a step a brand: mobiles.js is 1.7 MB). */
+/**
+ * A file's brands in order, each brand's entry parsed on its own, a step a brand (mobiles.js is 1.7 MB): the entries
+ * are found by a regular expression over the file's layout, native code, where a scan in JavaScript cost ~10 MB of
+ * compiled code. A file laid out otherwise (an entry that does not parse) is parsed whole.
+ */
 function* collection(file: keyof typeof files): Steps<Array<[string, BrandEntry]>> {
   const text = readFileSync(files[file], "utf8")
   yield
-  const out: Array<[string, BrandEntry]> = []
-  // the file is one object of brands: a string at depth 1 is a brand's name, an object at depth 2 its entry
-  let [depth, inString, stringStart, valueStart, name] = [0, false, 0, 0, ""]
-  for (let i = text.indexOf("{"); i >= 0 && i < text.length; i++) {
-    if (i % SCAN_STEP === 0) yield
-    const c = text.charCodeAt(i)
-    if (inString) {
-      if (c === BACKSLASH) i++
-      else if (c === QUOTE) {
-        inString = false
-        if (depth === 1) name = JSON.parse(text.slice(stringStart, i + 1)) as string
-      }
-    } else if (c === QUOTE) [inString, stringStart] = [true, i]
-    else if (c === OPEN && ++depth === 2) valueStart = i
-    else if (c === CLOSE && --depth === 1) {
-      out.push([name, JSON.parse(text.slice(valueStart, i + 1)) as BrandEntry])
+  const end = text.lastIndexOf("}")
+  const brand = new RegExp(BRAND.source, BRAND.flags)
+  try {
+    const out: Array<[string, BrandEntry]> = []
+    // each entry once the next one's start (or the file's end) is found
+    let last = brand.exec(text)
+    // nothing but the object's start before the first entry
+    if (last === null || text.slice(text.indexOf("{") + 1, last.index).trim() !== "") throw text
+    while (last !== null) {
+      const next = brand.exec(text)
+      const body = text.slice(last.index + last[0].length - 1, next?.index ?? end).trimEnd()
+      out.push([JSON.parse(last[1]!) as string, JSON.parse(body.replace(/,$/, "")) as BrandEntry])
+      last = next
       yield
     }
+    // an entry the expression missed would be inside the one before it, which would not parse
+    return out
+  } catch {
+    return Object.entries(JSON.parse(text.slice(text.indexOf("{"), end + 1)) as Record<string, BrandEntry>)
   }
-  return out
 }
 
 const gates = {
@@ -138,16 +138,21 @@ function* allBrands(): Steps<Array<Brand>> {
   return (all ??= out)
 }
 
+function* branchesOf(brands: ReadonlyArray<Brand>): Steps<Array<Branch>> {
+  const out: Array<Branch> = []
+  for (const brand of brands) {
+    for (const source of branches(brand.entry.regex)) out.push({ brand, source })
+    yield
+  }
+  return out
+}
+
 // one index over the alternatives of every brand's pattern, in order: the first that matches names the brand
 let index: PatternIndex<Branch> | undefined
 function* indexSteps(): Steps<PatternIndex<Branch>> {
   if (index !== undefined) return index
   const brands = yield* allBrands()
-  const built = yield* patternIndexSteps(
-    brands.flatMap((brand) => branches(brand.entry.regex).map((source) => ({ brand, source }))),
-    (branch) => branch.source,
-    compile
-  )
+  const built = yield* patternIndexSteps(yield* branchesOf(brands), (branch) => branch.source, compile)
   return (index ??= built)
 }
 // the brands' whole patterns scanned in order, as Matomo does, for scripts/deviceIndexCheck.ts

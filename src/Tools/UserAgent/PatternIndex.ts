@@ -287,11 +287,13 @@ function* fileTexts(
     return all.length > 0 ? all : [0, gram(text, 0)]
   }
   const shared = new Map<number, number>()
-  for (const set of texts)
-    for (const text of set ?? []) {
+  for (let n = 0; n < texts.length; n++) {
+    if (n % FILED_A_STEP === 0) yield
+    for (const text of texts[n] ?? []) {
       const w = windowsOf(text)
       for (let j = 1; j < w.length; j += 2) shared.set(w[j]!, (shared.get(w[j]!) ?? 0) + 1)
     }
+  }
   for (let n = 0; n < texts.length; n++) {
     const set = texts[n]!
     if (n % FILED_A_STEP === 0) yield

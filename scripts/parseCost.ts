@@ -6,10 +6,12 @@
  * REV's `src/` is extracted into `scripts/.corpora/rev-REV/` (git-ignored, so it resolves this tree's node_modules)
  * and both `parseUserAgent` functions run over the distinct strings of the corpora (default: every
  * `scripts/.corpora/*.jsonl`), alternating slice by slice in each round so that the machine's noise falls on both
- * alike. Prints the median CPU µs per parse of each side over the rounds and their ratio.
+ * alike. Prints the median CPU µs per parse of each side over the rounds, their ratio, and each as a multiple of the
+ * plain library (`new UAParser(ua).getResult()`, timed alongside).
  */
 import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync, readdirSync } from "node:fs"
+import { UAParser } from "ua-parser-js"
 import { parseUserAgent } from "../src/Tools/UserAgent/UserAgentNormalise.ts"
 import { readJsonLines } from "./corpora.ts"
 
@@ -43,8 +45,11 @@ const files =
         .map((file) => `${corpora}${file}`)
 const strings = [...new Set(files.flatMap((file) => readJsonLines(file).cases.map((c) => c.ua)))]
 
+// the plain library, for the ratio the cost targets are stated in
+const library = (ua: string) => new UAParser(ua).getResult()
+
 // CPU time (not wall time: the machine is shared) of one parse of each string in a slice
-const cpu = (parse: typeof parseUserAgent, slice: ReadonlyArray<string>): number => {
+const cpu = (parse: (ua: string) => unknown, slice: ReadonlyArray<string>): number => {
   const start = process.cpuUsage()
   for (const ua of slice) parse(ua)
   const used = process.cpuUsage(start)
@@ -56,25 +61,36 @@ const cpu = (parse: typeof parseUserAgent, slice: ReadonlyArray<string>): number
 cpu(before, strings)
 cpu(parseUserAgent, strings)
 const slice = 500
-const times: { before: Array<number>; after: Array<number> } = { before: [], after: [] }
+cpu(library, strings)
+const times: { before: Array<number>; after: Array<number>; library: Array<number> } = {
+  before: [],
+  after: [],
+  library: []
+}
 for (let round = 0; round < rounds; round++) {
-  let [b, a] = [0, 0]
+  let [b, a, l] = [0, 0, 0]
   for (let i = 0; i < strings.length; i += slice) {
     const part = strings.slice(i, i + slice)
     if ((i / slice + round) % 2 === 0) {
       b += cpu(before, part)
       a += cpu(parseUserAgent, part)
+      l += cpu(library, part)
     } else {
+      l += cpu(library, part)
       a += cpu(parseUserAgent, part)
       b += cpu(before, part)
     }
   }
   times.before.push(b / strings.length)
   times.after.push(a / strings.length)
+  times.library.push(l / strings.length)
 }
 const median = (xs: Array<number>): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN
-const [b, a] = [median(times.before), median(times.after)]
+const [b, a, l] = [median(times.before), median(times.after), median(times.library)]
 console.log(`${strings.length} distinct strings, ${rounds} rounds`)
 console.log(
   `${rev}: ${b.toFixed(1)} µs CPU per parse; this tree: ${a.toFixed(1)} µs CPU per parse; ratio x${(a / b).toFixed(3)}`
+)
+console.log(
+  `plain ua-parser-js: ${l.toFixed(1)} µs; ${rev} x${(b / l).toFixed(2)} of it, this tree x${(a / l).toFixed(2)}`
 )

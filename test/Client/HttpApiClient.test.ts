@@ -52,6 +52,8 @@ describe("HttpApiClient against a real server", () => {
     )
     // one result for one string; the type is the union of both forms (the client's type cannot follow the payload)
     expect("browser" in parsed.data && parsed.data.browser.name).toBe("Chrome")
+    // the device's marketing name is decoded too (none for a desktop's browser)
+    expect("device" in parsed.data && parsed.data.device.name).toBe("Unknown")
     expect("browser" in generated.data && generated.data.browser.name).toBe("Firefox")
     expect(wage.estimates.monthly).toBe(4166.67)
   })

@@ -34,14 +34,14 @@ declare const answer: Wages["responses"][200]["content"]["application/json"]
 const monthly: number = answer.estimates.monthly
 declare const parsed: UserAgents["responses"][200]["content"]["application/json"]
 // one result, or an array of them for userAgents or count
-const device: components["schemas"]["DeviceType"] = Array.isArray(parsed.data)
-  ? parsed.data[0]!.device.type
-  : parsed.data.device.type
+const one = Array.isArray(parsed.data) ? parsed.data[0]! : parsed.data
+const device: components["schemas"]["DeviceType"] = one.device.type
+const deviceName: string = one.device.name
 declare const limited: paths["/v1/tools/wage-estimator"]["post"]["responses"][429]
 const retry: number = limited.content["application/json"].error.retryAfterSeconds
 const retryHeader: number | undefined = limited.headers["Retry-After"]
 
-export const used = [parse, generate, parseMany, generateMany, hourly, annual, neither, both, wrong, monthly, device, retry, retryHeader]
+export const used = [parse, generate, parseMany, generateMany, hourly, annual, neither, both, wrong, monthly, device, deviceName, retry, retryHeader]
 `
 
 describe("openapi-typescript", () => {

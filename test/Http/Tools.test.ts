@@ -19,14 +19,14 @@ const shape = (value: unknown): unknown =>
 const PARSED_CHROME =
   '{"success":true,"data":{"userAgent":"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like ' +
   'Gecko) Chrome/124.0.0.0 Safari/537.36","browser":{"name":"Chrome","version":"124.0.0.0"},"os":{"name":"Windows",' +
-  '"version":"10"},"device":{"type":"Desktop","vendor":"Unknown","model":"Unknown"},"cpu":{"architecture":"amd64"},' +
+  '"version":"10"},"device":{"type":"Desktop","vendor":"Unknown","model":"Unknown","name":"Unknown"},"cpu":{"architecture":"amd64"},' +
   '"engine":{"name":"Blink","version":"124.0.0.0"},"bot":{"isBot":false,"name":"Unknown","category":"Unknown"}}}'
 
 const INFO_SHAPE = {
   userAgent: "string",
   browser: { name: "string", version: "string" },
   os: { name: "string", version: "string" },
-  device: { type: "string", vendor: "string", model: "string" },
+  device: { type: "string", vendor: "string", model: "string", name: "string" },
   cpu: { architecture: "string" },
   engine: { name: "string", version: "string" },
   bot: { isBot: "boolean", name: "string", category: "string" }

@@ -17,9 +17,17 @@ describe("POST /v1/tools/user-agent-parser", () => {
       userAgent: IPHONE,
       browser: { name: "Safari", version: "17.4" },
       os: { name: "iOS", version: "17.4" },
-      device: { type: "Mobile", vendor: "Apple", model: "iPhone" },
+      device: { type: "Mobile", vendor: "Apple", model: "iPhone", name: "iPhone" },
       cpu: { architecture: "Unknown" }
     })
+  })
+
+  test("parse: a phone's model code comes with its brand and marketing name", async () => {
+    // matomo-org/device-detector Tests/fixtures/phablet.yml:7926 (Xiaomi, Redmi Note 11 4G there)
+    const userAgent =
+      "Mozilla/5.0 (Linux; Android 11; 2201117TG) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/92.0.4515.131 Mobile Safari/537.36"
+    const body = await json(await app.post(UA_PATH, { operation: "parse", userAgent }))
+    expect(body.data.device).toEqual({ type: "Mobile", vendor: "Xiaomi", model: "2201117TG", name: "Redmi Note 11 4G" })
   })
 
   test("parse: Chrome on Windows is a desktop", async () => {

@@ -31,6 +31,7 @@ const fieldsOf = (i: UserAgentInfo): Array<unknown> => [
   i.device.type,
   i.device.vendor,
   i.device.model,
+  i.device.name,
   i.cpu.architecture,
   i.engine.name,
   i.engine.version,
@@ -53,16 +54,17 @@ const split = (userAgent: string, text: string): UserAgentInfo => {
     string,
     string,
     string,
+    string,
     string
   ]
   return {
     userAgent,
     browser: { name: f[0], version: f[1] },
     os: { name: f[2], version: f[3] },
-    device: { type: f[4] as UserAgentInfo["device"]["type"], vendor: f[5], model: f[6] },
-    cpu: { architecture: f[7] },
-    engine: { name: f[8], version: f[9] },
-    bot: { isBot: f[10] === "1", name: f[11], category: f[12] }
+    device: { type: f[4] as UserAgentInfo["device"]["type"], vendor: f[5], model: f[6], name: f[7] },
+    cpu: { architecture: f[8] },
+    engine: { name: f[9], version: f[10] },
+    bot: { isBot: f[11] === "1", name: f[12], category: f[13] }
   }
 }
 

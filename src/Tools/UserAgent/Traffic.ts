@@ -66,17 +66,17 @@ export const trafficEntries = (text: string): Effect.Effect<Array<TrafficEntry>>
     return entries
   })
 
-/** Each distinct string's parse. */
+/** Each distinct string's parse (which may itself wait, for the part of the device database it needs). */
 export const parseAll = (
   userAgents: Iterable<string>,
-  parse: (userAgent: string) => UserAgentInfo
+  parse: (userAgent: string) => Effect.Effect<UserAgentInfo>
 ): Effect.Effect<Map<string, UserAgentInfo>> =>
   Effect.gen(function* () {
     const parsed = new Map<string, UserAgentInfo>()
     let sliceEnds = performance.now() + SLICE_MS
     for (const userAgent of userAgents) {
       if (parsed.has(userAgent)) continue
-      parsed.set(userAgent, parse(userAgent))
+      parsed.set(userAgent, yield* parse(userAgent))
       if (performance.now() >= sliceEnds) (yield* Effect.yieldNow, (sliceEnds = performance.now() + SLICE_MS))
     }
     return parsed

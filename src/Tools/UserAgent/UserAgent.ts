@@ -154,7 +154,12 @@ export const UserAgentInfo = Schema.Struct({
   userAgent: Schema.String.annotate({ description: "The parsed or generated string" }),
   browser: Schema.Struct({ name: known("Browser family or name"), version: known("Browser version") }),
   os: Schema.Struct({ name: known("OS family or name"), version: known("OS version") }),
-  device: Schema.Struct({ type: DeviceType, vendor: known("Device vendor"), model: known("Device model") }),
+  device: Schema.Struct({
+    type: DeviceType,
+    vendor: known("The brand that sells the device, from the string or its model code"),
+    model: known("The device model as the string names it (SM-A536B, iPhone, Pixel 7)"),
+    name: known("The model's marketing name where a device database knows its code (Galaxy A53 5G for SM-A536B)")
+  }),
   cpu: Schema.Struct({ architecture: known("CPU architecture") }),
   engine: Schema.Struct({ name: known("Rendering engine"), version: known("Engine version") }),
   bot: Schema.Struct({
@@ -183,7 +188,7 @@ export const UserAgentResponse = Schema.Struct({
           "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1",
         browser: { name: "Safari", version: "17.4" },
         os: { name: "iOS", version: "17.4" },
-        device: { type: "Mobile", vendor: "Apple", model: "iPhone" },
+        device: { type: "Mobile", vendor: "Apple", model: "iPhone", name: "iPhone" },
         cpu: { architecture: "Unknown" },
         engine: { name: "WebKit", version: "605.1.15" },
         bot: { isBot: false, name: "Unknown", category: "Unknown" }

@@ -7,6 +7,7 @@ import { UAParser } from "ua-parser-js"
 import { Emails, InApps, MediaPlayers } from "ua-parser-js/extensions"
 import type { UserAgentInfo } from "./UserAgent.ts"
 import { detectBot } from "./UserAgentBots.ts"
+import { type DeviceIdentity, identifyDevice } from "./DeviceDatabase.ts"
 import { browserFamily, deviceType, known, osFamily } from "./UserAgentFamilies.ts"
 import { decodeSpaces, type ParserResult, refine } from "./UserAgentRules.ts"
 
@@ -19,20 +20,37 @@ export interface NormaliseOptions {
   readonly rules?: boolean
   /** sec-ch-ua-mobile "?1": a browser's own word that it is a phone outranks rules read from the string */
   readonly mobileHint?: boolean
+  /** the string the device database reads, when client hints restored the model a reduced string hides */
+  readonly deviceText?: string
+  /** how the device database is asked (default `identifyDevice`, which builds what it needs at once) */
+  readonly devices?: (ua: string) => DeviceIdentity | undefined
 }
+
+// Matomo's rule too: a device that runs iOS or macOS is Apple's
+const vendorOf = (vendor: string | undefined, os: string, rules: boolean): string =>
+  rules && known(vendor) === "Unknown" && (os === "iOS" || os === "macOS") ? "Apple" : known(vendor)
 
 export const normalise = (ua: string, result: ParserResult, options: NormaliseOptions = {}): UserAgentInfo => {
   const bot = detectBot(ua)
   const fields = options.rules === false ? result : refine(ua, result, bot, options.mobileHint)
   const os = osFamily(fields.os.name)
+  const type = deviceType(fields.device.type, os, bot.isBot)
+  // the device database names the brand and the marketing name; a bot's string names no device of its own, nor
+  // does a Windows or Mac desktop's (its database holds phones, tablets, TVs and the like: not looked up, for speed)
+  const desktop = type === "Desktop" && (os === "Windows" || os === "macOS")
+  const identity =
+    options.rules === false || bot.isBot || desktop
+      ? undefined
+      : (options.devices ?? identifyDevice)(options.deviceText ?? ua)
   return {
     userAgent: ua,
     browser: { name: browserFamily(fields.browser.name), version: known(fields.browser.version) },
     os: { name: os, version: known(fields.os.version) },
     device: {
-      type: deviceType(fields.device.type, os, bot.isBot),
-      vendor: known(fields.device.vendor),
-      model: known(fields.device.model)
+      type,
+      vendor: identity?.brand ?? vendorOf(fields.device.vendor, os, options.rules !== false),
+      model: known(fields.device.model),
+      name: known(identity?.name)
     },
     cpu: { architecture: known(fields.cpu.architecture) },
     engine: { name: known(fields.engine.name), version: known(fields.engine.version) },
@@ -76,6 +94,13 @@ export const parseUserAgent = (
   // outside a browser withClientHints answers synchronously; its Promise branch is for navigator.userAgentData
   const refined = result.withClientHints()
   const mobileHint = hints["sec-ch-ua-mobile"]?.trim() === "?1"
-  const info = normalise(text, isResult(refined) ? refined : result, mobileHint ? { ...options, mobileHint } : options)
+  // as Matomo does: the model from sec-ch-ua-model in place of Android's reduced "K"
+  const model = hints["sec-ch-ua-model"]?.trim().replace(/^"|"$/g, "")
+  const deviceText = model ? text.replace(/; K\)/, `; ${model})`) : text
+  const info = normalise(text, isResult(refined) ? refined : result, {
+    ...options,
+    ...(mobileHint ? { mobileHint } : {}),
+    deviceText
+  })
   return { ...info, userAgent: ua }
 }

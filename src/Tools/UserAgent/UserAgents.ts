@@ -2,15 +2,19 @@
  * The user-agent parser and generator as a service. Parsing is pure (`Tools/UserAgent/UserAgentNormalise.ts`); this adds a
  * bounded cache, because real traffic repeats a few thousand strings and a parse is costly. Generation loads the
  * traffic data set on first use only, so a process that never generates never pays for it; a generate that comes
- * while it loads waits for it, other requests do not.
+ * while it loads waits for it, other requests do not. The device database (vendor and marketing name) is built in
+ * the background from the start, a slice at a time: a parse that needs a part of it not built yet waits for that
+ * part (so its answer is the same whenever it comes), other requests do not.
  */
-import { Context, Effect, Layer, Metric, Random } from "effect"
+import { Context, Deferred, Effect, Layer, Metric, Random } from "effect"
 import { readFile } from "node:fs/promises"
 import trafficFile from "../../../node_modules/user-agents/dist/user-agents.json" with { type: "file" }
 import { AppConfig } from "../../Config.ts"
 import { InvalidRequest } from "../../Errors.ts"
 import type { UserAgentInfo } from "./UserAgent.ts"
-import { parseAll, trafficEntries } from "./Traffic.ts"
+import { indexBuild, lookUpDevice, Unbuilt } from "./DeviceDatabase.ts"
+import type { Steps } from "./PatternIndex.ts"
+import { parseAll, SLICE_MS, trafficEntries } from "./Traffic.ts"
 import { fill } from "./UserAgentFill.ts"
 import { buildPools, checkCombination, generate, type GenerateOptions, seeded, wholeSeed } from "./UserAgentGenerate.ts"
 import { parseUserAgent } from "./UserAgentNormalise.ts"
@@ -52,7 +56,7 @@ const unknown = (userAgent: string): UserAgentInfo => ({
   userAgent,
   browser: { name: "Unknown", version: "Unknown" },
   os: { name: "Unknown", version: "Unknown" },
-  device: { type: "Unknown", vendor: "Unknown", model: "Unknown" },
+  device: { type: "Unknown", vendor: "Unknown", model: "Unknown", name: "Unknown" },
   cpu: { architecture: "Unknown" },
   engine: { name: "Unknown", version: "Unknown" },
   bot: { isBot: false, name: "Unknown", category: "Unknown" }
@@ -67,18 +71,24 @@ const safeParse = (userAgent: string, headers?: Readonly<Record<string, string>>
   }
 }
 
-/**
- * The pools from the data set's strings and weights. Its JSON file is read by path (and embedded in the compiled
- * binary by the import) rather than through the package's module, which would keep all 10,000 entries with every
- * field (screen sizes, plugins, ...) alive for good: read once, cut to two fields, the rest is garbage (about 10 MB of
- * heap). Read and parsed a slice at a time (Traffic.ts), so other requests go on meanwhile.
- */
-const loadPools = Effect.gen(function* () {
-  const text = yield* Effect.promise(() => readFile(trafficFile as unknown as string, "utf8"))
-  const entries = yield* trafficEntries(text)
-  const parsed = yield* parseAll([...entries.map((entry) => entry.userAgent), ...fill], (ua) => safeParse(ua))
-  return buildPools(entries, (ua) => parsed.get(ua) ?? safeParse(ua))
-}).pipe(Effect.withSpan("UserAgents.loadPools"))
+/** `safeParse` with the device database asked without building: what it needs built first, if anything. */
+const parseOrNeed = (userAgent: string, headers?: Readonly<Record<string, string>>): UserAgentInfo | Unbuilt => {
+  try {
+    return parseUserAgent(userAgent, headers, { devices: lookUpDevice })
+  } catch (thrown) {
+    return thrown instanceof Unbuilt ? thrown : unknown(userAgent)
+  }
+}
+
+/** Runs a build's steps, handing the event loop back once a slice has worked SLICE_MS (as Traffic.ts does). */
+const runSteps = (steps: Steps<void>): Effect.Effect<void> =>
+  Effect.gen(function* () {
+    let sliceEnds = performance.now() + SLICE_MS
+    for (;;) {
+      if (steps.next().done === true) return
+      if (performance.now() >= sliceEnds) (yield* Effect.yieldNow, (sliceEnds = performance.now() + SLICE_MS))
+    }
+  })
 
 export class UserAgents extends Context.Service<
   UserAgents,
@@ -103,26 +113,85 @@ export class UserAgents extends Context.Service<
     Effect.gen(function* () {
       const size = (yield* AppConfig).uaCacheSize
       const cache = size > 0 ? makeParseCache(size) : undefined
+
+      // Each build of the device database once, in the background, awaited by every parse that needs it.
+      const builds = new Map<object, Deferred.Deferred<void>>()
+      const built = (need: Unbuilt): Effect.Effect<void> =>
+        Effect.suspend(() => {
+          const known = builds.get(need.key)
+          if (known !== undefined) return Deferred.await(known)
+          const done = Deferred.makeUnsafe<void>()
+          builds.set(need.key, done)
+          const build = runSteps(need.steps()).pipe(Effect.withSpan("UserAgents.buildDeviceDatabase"))
+          return Effect.andThen(Effect.forkDetach(Deferred.into(build, done)), Deferred.await(done))
+        })
+      // The brand index from the start, so the first parse that needs it rarely waits.
+      yield* Effect.forkDetach(built(indexBuild))
+
+      // a parse without the cache, waiting for the part of the device database it needs
+      const parseFresh = (
+        userAgent: string,
+        headers?: Readonly<Record<string, string>>
+      ): Effect.Effect<UserAgentInfo> =>
+        Effect.suspend(() => {
+          const info = parseOrNeed(userAgent, headers)
+          return info instanceof Unbuilt
+            ? Effect.andThen(built(info), parseFresh(userAgent, headers))
+            : Effect.succeed(info)
+        })
+
+      /**
+       * The pools from the data set's strings and weights. Its JSON file is read by path (and embedded in the
+       * compiled binary by the import) rather than through the package's module, which would keep all 10,000 entries
+       * with every field (screen sizes, plugins, ...) alive for good: read once, cut to two fields, the rest is
+       * garbage (about 10 MB of heap). Read and parsed a slice at a time (Traffic.ts), so other requests go on
+       * meanwhile.
+       */
+      const loadPools = Effect.gen(function* () {
+        const text = yield* Effect.promise(() => readFile(trafficFile as unknown as string, "utf8"))
+        const entries = yield* trafficEntries(text)
+        const parsed = yield* parseAll([...entries.map((entry) => entry.userAgent), ...fill], parseFresh)
+        return buildPools(entries, (ua) => parsed.get(ua) ?? safeParse(ua))
+      }).pipe(Effect.withSpan("UserAgents.loadPools"))
       const pools = yield* Effect.cached(loadPools)
 
-      const parseNow = (userAgent: string, headers?: Readonly<Record<string, string>>): UserAgentInfo => {
-        if (cache === undefined || hasClientHints(headers)) return safeParse(userAgent, headers)
-        const cached = cache.get(userAgent)
-        if (cached !== undefined) {
-          cacheHits.updateUnsafe(1, registry)
-          return cached
+      // The answer now, cached where it can be; or what part of the device database it waits for.
+      const parseNow = (userAgent: string, headers?: Readonly<Record<string, string>>): UserAgentInfo | Unbuilt => {
+        const cacheable = cache !== undefined && !hasClientHints(headers)
+        if (cacheable) {
+          const cached = cache.get(userAgent)
+          if (cached !== undefined) {
+            cacheHits.updateUnsafe(1, registry)
+            return cached
+          }
         }
-        const info = safeParse(userAgent)
-        cache.set(userAgent, info)
-        cacheMisses.updateUnsafe(1, registry)
+        const info = parseOrNeed(userAgent, cacheable ? undefined : headers)
+        if (cacheable && !(info instanceof Unbuilt)) {
+          cache.set(userAgent, info)
+          cacheMisses.updateUnsafe(1, registry)
+        }
         return info
       }
-      // No Effect.fn here: a span per parse would cost more than the cached parse itself.
+      // No Effect.fn here: a span per parse would cost more than the cached parse itself. A parse that needs a part
+      // of the device database not built yet waits for it (others go on meanwhile): its answer never depends on when
+      // it came.
       const parse = (userAgent: string, headers?: Readonly<Record<string, string>>): Effect.Effect<UserAgentInfo> =>
-        Effect.sync(() => parseNow(userAgent, headers))
-      // One Effect for the whole batch: an Effect a string would cost more than a cached parse.
+        Effect.suspend(() => {
+          const info = parseNow(userAgent, headers)
+          return info instanceof Unbuilt ? Effect.andThen(built(info), parse(userAgent, headers)) : Effect.succeed(info)
+        })
+      // One Effect for the whole batch (an Effect a string would cost more than a cached parse), unless a string waits
+      // for the device database: then string by string, in order.
       const parseMany = (userAgents: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<UserAgentInfo>> =>
-        Effect.sync(() => userAgents.map((userAgent) => parseNow(userAgent)))
+        Effect.suspend(() => {
+          const answers: Array<UserAgentInfo> = []
+          for (const userAgent of userAgents) {
+            const info = parseNow(userAgent)
+            if (info instanceof Unbuilt) return Effect.forEach(userAgents, (each) => parse(each))
+            answers.push(info)
+          }
+          return Effect.succeed(answers)
+        })
 
       // a wrong seed or a combination no browser has is answered without loading the data set
       const check = (options: GenerateRequestOptions): InvalidRequest | undefined =>

@@ -9,7 +9,7 @@ const answerFor = (userAgent: string, isBot = userAgent.length % 2 === 0): UserA
   userAgent,
   browser: { name: `b:${userAgent}`, version: "1.0" },
   os: { name: "Unknown", version: userAgent.slice(0, 3) },
-  device: { type: "Desktop", vendor: "", model: `m:${userAgent.length}` },
+  device: { type: "Desktop", vendor: "", model: `m:${userAgent.length}`, name: "Unknown" },
   cpu: { architecture: "amd64" },
   engine: { name: "Blink", version: userAgent },
   bot: { isBot, name: isBot ? "x" : "Unknown", category: "Unknown" }

@@ -39,7 +39,7 @@ describe("trafficEntries: the data set read a slice at a time", () => {
 describe("parseAll", () => {
   test("each distinct string once, in a map", async () => {
     const calls: Array<string> = []
-    const parse = (ua: string) => (calls.push(ua), { userAgent: ua }) as unknown as UserAgentInfo
+    const parse = (ua: string) => Effect.sync(() => (calls.push(ua), { userAgent: ua }) as unknown as UserAgentInfo)
     const parsed = await Effect.runPromise(parseAll(["a", "b", "a", "c", "b"], parse))
     expect(calls).toEqual(["a", "b", "c"])
     expect([...parsed.keys()]).toEqual(["a", "b", "c"])

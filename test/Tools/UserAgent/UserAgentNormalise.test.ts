@@ -66,7 +66,7 @@ describe("what a user would notice", () => {
   test("an iPad is a tablet, whichever browser", () => {
     for (const token of ["Version/17.4", "CriOS/124.0.6367.88", "FxiOS/125.0", "EdgiOS/124.0.2478.89"]) {
       const ua = `Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) ${token} Mobile/15E148 Safari/604.1`
-      expect(parseUserAgent(ua).device).toEqual({ type: "Tablet", vendor: "Apple", model: "iPad" })
+      expect(parseUserAgent(ua).device).toEqual({ type: "Tablet", vendor: "Apple", model: "iPad", name: "iPad" })
       expect(parseUserAgent(ua).os.name).toBe("iOS")
     }
   })
@@ -255,7 +255,7 @@ describe("client hints", () => {
       "sec-ch-ua-platform": '"Android"',
       "sec-ch-ua-platform-version": '"14.0.0"'
     })
-    expect(info.device).toEqual({ type: "Mobile", vendor: "Google", model: "Pixel 8 Pro" })
+    expect(info.device).toEqual({ type: "Mobile", vendor: "Google", model: "Pixel 8 Pro", name: "Pixel 8 Pro" })
     expect(info.os).toEqual({ name: "Android", version: "14.0.0" })
   })
 

@@ -1,0 +1,66 @@
+/**
+ * The device database (vendor and marketing name) is read and indexed in the background from the service's start,
+ * a slice at a time. In a real process: requests that come meanwhile are answered meanwhile, not after it; a parse
+ * that needs it waits for it and gets the full answer, whenever it comes.
+ */
+import { describe, expect, setDefaultTimeout, test } from "bun:test"
+import { start } from "./support/Process.ts"
+import { UA_PATH, WAGE_PATH } from "./support/TestApp.ts"
+
+setDefaultTimeout(60_000)
+
+const KEY = "first-device-parse-test-key-1"
+const SAMSUNG =
+  "Mozilla/5.0 (Linux; Android 14; SM-A536B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/132.0.6834.163 Mobile Safari/537.36"
+
+const post = (base: string, path: string, body: string) =>
+  fetch(`${base}${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+    body
+  })
+
+type Device = { vendor?: string; model?: string; name?: string }
+
+describe("the device database at start", () => {
+  test("requests are answered while it loads, not behind it; the first parse that needs it gets the full answer", async () => {
+    const running = await start({ API_KEYS: KEY, RATE_LIMIT_PER_MINUTE: "1000000" })
+    try {
+      const begun = performance.now()
+      let parsed: number | undefined
+      const parsing = post(running.base, UA_PATH, JSON.stringify({ operation: "parse", userAgent: SAMSUNG })).then(
+        async (response) => {
+          parsed = performance.now()
+          return { status: response.status, body: (await response.json()) as { data?: { device?: Device } } }
+        }
+      )
+      // a wage request every 5 ms for a second (the whole load, which takes 0.3-0.5 s of work) and until the parse
+      // is answered; when each was sent and answered
+      const wages: Array<Promise<readonly [number, number, number]>> = []
+      while (parsed === undefined || performance.now() - begun < 1000) {
+        const sent = performance.now()
+        wages.push(
+          post(running.base, WAGE_PATH, '{"hourlyWage":20}').then((r) => [sent, performance.now(), r.status] as const)
+        )
+        await Bun.sleep(5)
+      }
+      const { status, body } = await parsing
+      expect(status).toBe(200)
+      expect(body.data?.device).toMatchObject({ vendor: "Samsung", model: "SM-A536B", name: "Galaxy A53 5G" })
+      const answers = await Promise.all(wages)
+      expect(answers.every(([, , s]) => s === 200)).toBe(true)
+      // built at once, the requests sent meanwhile wait for the whole build (0.3-0.5 s); sliced, a few ms
+      const waits = answers.map(([sent, answered]) => Math.round(answered - sent)).sort((a, b) => a - b)
+      const figures = {
+        sent: answers.length,
+        parseMs: Math.round(parsed! - begun),
+        medianWaitMs: waits[waits.length >> 1],
+        maxWaitMs: waits.at(-1)
+      }
+      // the figures show when it fails
+      expect({ figures, quick: answers.length >= 50 && figures.maxWaitMs! < 60 }).toEqual({ figures, quick: true })
+    } finally {
+      await running.stop()
+    }
+  })
+})

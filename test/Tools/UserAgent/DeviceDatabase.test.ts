@@ -1,0 +1,144 @@
+import { describe, expect, test } from "bun:test"
+import { readdirSync, readFileSync } from "node:fs"
+import { identifyDevice, scanDevice } from "../../../src/Tools/UserAgent/DeviceDatabase.ts"
+import { parseUserAgent } from "../../../src/Tools/UserAgent/UserAgentNormalise.ts"
+import { makePatternIndex, requiredTexts } from "../../../src/Tools/UserAgent/PatternIndex.ts"
+
+// Real strings from matomo-org/device-detector's Tests/fixtures (file:line at 3856a28); the expected brand and name
+// are the ones that fixture gives
+const phones: Array<[source: string, ua: string, vendor: string, model: string, name: string]> = [
+  [
+    "clienthints-app.yml:3207",
+    "Mozilla/5.0 (Linux; Android 14; SM-A536B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/132.0.6834.163 Mobile Safari/537.36",
+    "Samsung",
+    "SM-A536B",
+    "Galaxy A53 5G"
+  ],
+  [
+    "phablet.yml:7926",
+    "Mozilla/5.0 (Linux; Android 11; 2201117TG) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/92.0.4515.131 Mobile Safari/537.36",
+    "Xiaomi",
+    "2201117TG",
+    "Redmi Note 11 4G"
+  ],
+  [
+    "smartphone-27.yml:957",
+    "Mozilla/5.0 (Linux; Android 11; V2111A; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/87.0.4280.141 Mobile Safari/537.36 VivoBrowser/10.1.70.0",
+    "Vivo",
+    "V2111A",
+    "Y53s"
+  ],
+  [
+    "smartphone-35.yml:2195",
+    "Mozilla/5.0 (Linux; Android 13; CPH2449) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/111.0.0.0 Mobile Safari/537.36",
+    "OnePlus",
+    "CPH2449",
+    "11"
+  ],
+  [
+    "smartphone-31.yml:7285",
+    "Mozilla/5.0 (Linux; Android 12; XQ-CT54) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/102.0.0.0 Mobile Safari/537.36",
+    "Sony",
+    "XQ-CT54",
+    "Xperia 1 IV"
+  ]
+]
+
+describe("device vendor and name from the device database", () => {
+  for (const [source, ua, vendor, model, name] of phones)
+    test(`a model code is its brand and the name people know (${source}: ${model})`, () => {
+      expect(parseUserAgent(ua).device).toEqual({ type: "Mobile", vendor, model, name })
+    })
+
+  test("Honor's models since the split from Huawei are Honor's (smartphone-31.yml:7447)", () => {
+    const ua =
+      "Mozilla/5.0 (Linux; Android 11; ANY-NX1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/104.0.0.0 Mobile Safari/537.36"
+    expect(parseUserAgent(ua, undefined, { rules: false }).device.vendor).toBe("Huawei")
+    expect(parseUserAgent(ua).device).toMatchObject({ vendor: "Honor", model: "ANY-NX1", name: "X9 5G" })
+  })
+
+  test("BlackBerry, not RIM (tablet-4.yml:89, where the database says RIM)", () => {
+    const ua =
+      "Mozilla/5.0 (PlayBook; U; RIM Tablet OS 2.1.0; en-US) AppleWebKit/536.2+ (KHTML, like Gecko) Version/7.2.1.0 Safari/536.2+"
+    expect(parseUserAgent(ua).device).toMatchObject({
+      type: "Tablet",
+      vendor: "BlackBerry",
+      name: "BlackBerry Playbook"
+    })
+  })
+
+  test("what runs iOS is Apple's, where no model code says so (browscap tests/issues/issue-1262.php)", () => {
+    const ua = "WhatsApp/2.6.4 iPhone_OS/4.3.3 Device/iPhone_4"
+    expect(parseUserAgent(ua, undefined, { rules: false }).device.vendor).toBe("Unknown")
+    expect(parseUserAgent(ua).device).toMatchObject({ type: "Mobile", vendor: "Apple" })
+  })
+
+  test("a string that names no device has no vendor and no name", () => {
+    // curl's own string; Chrome 120 on Windows 10 as it sends it
+    for (const ua of [
+      "curl/8.4.0",
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36"
+    ])
+      expect(parseUserAgent(ua).device).toMatchObject({ vendor: "Unknown", name: "Unknown" })
+  })
+
+  test("a bot that borrows a phone's string gets no marketing name (Googlebot smartphone, Google's documentation)", () => {
+    const ua =
+      "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.6099.71 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+    expect(parseUserAgent(ua).bot.isBot).toBe(true)
+    expect(parseUserAgent(ua).device.name).toBe("Unknown")
+  })
+})
+
+describe("the index answers as a scan of every pattern in order", () => {
+  // a full scan costs milliseconds a string: the hand-labelled fixtures whole, every fourth uap-core case
+  test("on the strings of the project's labelled fixtures", () => {
+    const dir = new URL("../../fixtures/", import.meta.url).pathname
+    const strings = readdirSync(dir)
+      .filter((file) => file.endsWith(".jsonl"))
+      .flatMap((file) =>
+        readFileSync(`${dir}${file}`, "utf8")
+          .split("\n")
+          .filter((line) => line.trim() !== "")
+          .map((line) => JSON.parse(line).ua as string)
+          .filter((_, i) => !file.startsWith("uap-core") || i % 4 === 0)
+      )
+    expect(strings.length).toBeGreaterThan(500)
+    for (const ua of strings) expect([ua, identifyDevice(ua)]).toEqual([ua, scanDevice(ua)])
+  }, 60_000)
+
+  test("the first pattern in list order wins, even where a later one's text comes first in the string", () => {
+    const index = makePatternIndex(
+      ["Galaxy (S\\d+)", "SM-G\\d{3}", "Android"],
+      (s) => s,
+      (s) => new RegExp(s, "i")
+    )
+    const ua = "Mozilla/5.0 (Linux; Android 9; SM-G960F Galaxy S9)"
+    expect(index.first(ua, ua.toLowerCase())?.entry).toBe("Galaxy (S\\d+)")
+    expect(index.first(ua, ua.toLowerCase())?.match[1]).toBe("S9")
+    expect(index.first("Android", "android")?.entry).toBe("Android")
+    expect(index.first("iPhone", "iphone")).toBeUndefined()
+  })
+
+  test("the texts read from a pattern are ones every match contains", () => {
+    expect(requiredTexts("SM-[AT]\\d{3}")).toEqual(expect.arrayContaining(["sm-a", "sm-t"]))
+    expect(requiredTexts("(?:SAMSUNG-)?SM-A536(?:[);/ ]|$)")).toContain("sm-a536)")
+    // each of these strings matches its pattern, so it must contain one of the texts read from it
+    const matches: Array<[string, string]> = [
+      ["ab(?:cd)*ef", "xx abcdcdef"],
+      ["ab(?:c)+d", "abccd"],
+      ["x[12]{2,3}y", "x121y"],
+      ["Lenovo ?(?:TAB){0,2}X", "lenovo tabtabx"],
+      ["(?<!AN)DROID ?(?:Build|[a-z0-9]+)", "droid2"],
+      ["Nokia[ _]?([0-9]{4})[ _]?Flip$", "nokia 2660 flip"],
+      ["(?:iPhone[ _]?X| X)(?:[);/ ]|$)", "iphone_x;"]
+    ]
+    for (const [pattern, text] of matches) {
+      expect(new RegExp(pattern, "i").test(text)).toBe(true)
+      const texts = requiredTexts(pattern)
+      expect([pattern, texts?.some((t) => `${text}\u0000`.includes(t))]).toEqual([pattern, true])
+    }
+    // nothing can be read from a pattern that can match any short text
+    expect(requiredTexts("[a-z]+\\d")).toBeNull()
+  })
+})

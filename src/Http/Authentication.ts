@@ -17,6 +17,18 @@ import { clientAddress, PeerAddress } from "./ClientAddress.ts"
 
 const REALM = 'Bearer realm="tools-api"'
 
+/**
+ * The bearer credential as the framework's `HttpApiSecurity.bearer` reads it for this middleware (RFC 9110: the
+ * scheme in any case, then one or more spaces), without an Effect: the edge's log line names the caller by it.
+ */
+export const bearerCredential = (authorization: string | undefined): string => {
+  if (authorization === undefined || authorization.length <= 7 || authorization.charCodeAt(6) !== 32) return ""
+  if (authorization.slice(0, 6).toLowerCase() !== "bearer") return ""
+  let start = 7
+  while (authorization.charCodeAt(start) === 32) start++
+  return authorization.slice(start)
+}
+
 export const seconds = (n: number) => `${n} second${n === 1 ? "" : "s"}`
 
 /** Adds `headers` to this request's response, whatever it turns out to be (an error's included). */

@@ -5,7 +5,7 @@
  * logs the request.
  */
 import { Cause, Context, Effect, type Fiber, Schema, type Types } from "effect"
-import { Cookies, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiKeyStore } from "../Services/ApiKeyStore.ts"
 import {
   InternalError,
@@ -23,36 +23,10 @@ import { clip } from "./Clip.ts"
 import { corsHeaders, preflight } from "./Cors.ts"
 import { logInfoNow } from "../Observability/Logger.ts"
 import { observe } from "../Observability/Metrics.ts"
+import { type Arrival, arrive } from "./Arrival.ts"
+import { withHeaders } from "./WithHeaders.ts"
+import { bearerCredential } from "./Authentication.ts"
 import { ApiRoutes, pathOf, type Routes } from "./Routes.ts"
-
-/** What the edge knows of a request as it arrives: its id and when it started. */
-interface Arrival {
-  readonly requestId: string
-  readonly started: number
-}
-
-/** A client's own id is kept when sane: 1 to 128 visible ASCII characters. */
-const SANE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/
-
-/**
- * The bearer credential, read as the framework's `HttpApiSecurity.bearer` reads it for `Authentication` (RFC 9110:
- * the scheme in any case, then one or more spaces), without an Effect a request: the log line names the caller.
- */
-const bearerCredential = (authorization: string | undefined): string => {
-  if (authorization === undefined || authorization.length <= 7 || authorization.charCodeAt(6) !== 32) return ""
-  if (authorization.slice(0, 6).toLowerCase() !== "bearer") return ""
-  let start = 7
-  while (authorization.charCodeAt(start) === 32) start++
-  return authorization.slice(start)
-}
-
-const arrive = (request: HttpServerRequest.HttpServerRequest): Arrival => {
-  const supplied = request.headers["x-request-id"]
-  return {
-    requestId: supplied !== undefined && SANE_REQUEST_ID.test(supplied) ? supplied : crypto.randomUUID(),
-    started: performance.now()
-  }
-}
 
 const envelope = <S extends Schema.Codec<any, any>>(wire: S, status: number, error: S["Type"]) =>
   HttpServerResponse.text(JSON.stringify(Schema.encodeSync(wire)(error)), { status, contentType: "application/json" })
@@ -150,36 +124,6 @@ const finish = (
   }
   headers["x-request-id"] = arrival.requestId
   return Effect.as(logged, withHeaders(response, headers))
-}
-
-/**
- * The response with `headers` added (over its own). A body in memory is made the web `Response` the server sends,
- * its headers a plain record, in one step: the framework's `Headers` copies, then its conversion to web `Headers`,
- * cost more than the rest of the edge. Anything else (a stream, cookies, a status without a body) gets them through
- * `setHeaders`.
- */
-const withHeaders = (
-  response: HttpServerResponse.HttpServerResponse,
-  headers: Record<string, string>
-): HttpServerResponse.HttpServerResponse => {
-  const body = response.body
-  if (
-    (body._tag !== "Uint8Array" && body._tag !== "Empty") ||
-    !Cookies.isEmpty(response.cookies) ||
-    HttpServerResponse.omitsBody(response)
-  ) {
-    return HttpServerResponse.setHeaders(response, headers)
-  }
-  const own = response.headers
-  for (const name in own) if (!Object.hasOwn(headers, name)) headers[name] = own[name]!
-  const { status, statusText } = response
-  const sent = new Response(body._tag === "Empty" ? null : (body.text ?? body.body), {
-    status,
-    headers,
-    ...(statusText === undefined ? undefined : { statusText })
-  })
-  // The same status outside: the framework's tracer and the server read it there.
-  return HttpServerResponse.raw(sent, statusText === undefined ? { status } : { status, statusText })
 }
 
 export const EdgeLive = HttpRouter.middleware(

@@ -6,15 +6,15 @@
  * the background from the start, a slice at a time: a parse that needs a part of it not built yet waits for that
  * part (so its answer is the same whenever it comes), other requests do not.
  */
-import { Context, Deferred, Effect, Layer, Metric, Random } from "effect"
+import { Context, Effect, Layer, Metric, Random } from "effect"
 import { readFile } from "node:fs/promises"
 import trafficFile from "../../../node_modules/user-agents/dist/user-agents.json" with { type: "file" }
 import { AppConfig } from "../../Config.ts"
 import { InvalidRequest } from "../../Errors.ts"
 import type { UserAgentInfo } from "./UserAgent.ts"
-import { indexBuild, lookUpDevice, Unbuilt } from "./DeviceDatabase.ts"
-import type { Steps } from "./PatternIndex.ts"
-import { parseAll, SLICE_MS, trafficEntries } from "./Traffic.ts"
+import { makeDeviceBuilds } from "./DeviceBuilds.ts"
+import { lookUpDevice, Unbuilt } from "./DeviceDatabase.ts"
+import { parseAll, trafficEntries } from "./Traffic.ts"
 import { fill } from "./UserAgentFill.ts"
 import { buildPools, checkCombination, generate, type GenerateOptions, seeded, wholeSeed } from "./UserAgentGenerate.ts"
 import { parseUserAgent } from "./UserAgentNormalise.ts"
@@ -80,16 +80,6 @@ const parseOrNeed = (userAgent: string, headers?: Readonly<Record<string, string
   }
 }
 
-/** Runs a build's steps, handing the event loop back once a slice has worked SLICE_MS (as Traffic.ts does). */
-const runSteps = (steps: Steps<void>): Effect.Effect<void> =>
-  Effect.gen(function* () {
-    let sliceEnds = performance.now() + SLICE_MS
-    for (;;) {
-      if (steps.next().done === true) return
-      if (performance.now() >= sliceEnds) (yield* Effect.yieldNow, (sliceEnds = performance.now() + SLICE_MS))
-    }
-  })
-
 export class UserAgents extends Context.Service<
   UserAgents,
   {
@@ -114,31 +104,12 @@ export class UserAgents extends Context.Service<
       const size = (yield* AppConfig).uaCacheSize
       const cache = size > 0 ? makeParseCache(size) : undefined
 
-      // Each build of the device database once, in the background, awaited by every parse that needs it.
-      const builds = new Map<object, Deferred.Deferred<void>>()
-      const built = (need: Unbuilt): Effect.Effect<void> =>
-        Effect.suspend(() => {
-          const known = builds.get(need.key)
-          if (known !== undefined) return Deferred.await(known)
-          const done = Deferred.makeUnsafe<void>()
-          builds.set(need.key, done)
-          const build = runSteps(need.steps()).pipe(Effect.withSpan("UserAgents.buildDeviceDatabase"))
-          return Effect.andThen(Effect.forkDetach(Deferred.into(build, done)), Deferred.await(done))
-        })
-      // The brand index from the start, so the first parse that needs it rarely waits.
-      yield* Effect.forkDetach(built(indexBuild))
-
-      // a parse without the cache, waiting for the part of the device database it needs
+      const devices = yield* makeDeviceBuilds
+      // a parse without the cache, once the part of the device database it needs is built
       const parseFresh = (
         userAgent: string,
         headers?: Readonly<Record<string, string>>
-      ): Effect.Effect<UserAgentInfo> =>
-        Effect.suspend(() => {
-          const info = parseOrNeed(userAgent, headers)
-          return info instanceof Unbuilt
-            ? Effect.andThen(built(info), parseFresh(userAgent, headers))
-            : Effect.succeed(info)
-        })
+      ): Effect.Effect<UserAgentInfo> => devices.answer(() => parseOrNeed(userAgent, headers))
 
       /**
        * The pools from the data set's strings and weights. Its JSON file is read by path (and embedded in the
@@ -176,10 +147,7 @@ export class UserAgents extends Context.Service<
       // of the device database not built yet waits for it (others go on meanwhile): its answer never depends on when
       // it came.
       const parse = (userAgent: string, headers?: Readonly<Record<string, string>>): Effect.Effect<UserAgentInfo> =>
-        Effect.suspend(() => {
-          const info = parseNow(userAgent, headers)
-          return info instanceof Unbuilt ? Effect.andThen(built(info), parse(userAgent, headers)) : Effect.succeed(info)
-        })
+        devices.answer(() => parseNow(userAgent, headers))
       // One Effect for the whole batch (an Effect a string would cost more than a cached parse), unless a string waits
       // for the device database: then string by string, in order.
       const parseMany = (userAgents: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<UserAgentInfo>> =>

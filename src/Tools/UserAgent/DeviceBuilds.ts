@@ -1,0 +1,43 @@
+/**
+ * The device database's parts, each built once, in the background, a slice at a time (as Traffic.ts builds the
+ * generator's pool): a parse that needs a part not built yet waits for it, and every other request goes on meanwhile.
+ * So an answer never depends on when it came.
+ */
+import { Deferred, Effect } from "effect"
+import { indexBuild, Unbuilt } from "./DeviceDatabase.ts"
+import type { Steps } from "./PatternIndex.ts"
+import { SLICE_MS } from "./Traffic.ts"
+
+/** Runs a build's steps, handing the event loop back once a slice has worked SLICE_MS. */
+const runSteps = (steps: Steps<void>): Effect.Effect<void> =>
+  Effect.gen(function* () {
+    let sliceEnds = performance.now() + SLICE_MS
+    for (;;) {
+      if (steps.next().done === true) return
+      if (performance.now() >= sliceEnds) (yield* Effect.yieldNow, (sliceEnds = performance.now() + SLICE_MS))
+    }
+  })
+
+/**
+ * The builds of one service, the brand index started at once (so the first parse that needs it rarely waits), and
+ * `answer`: what `attempt` gives, once the parts it asks for are built.
+ */
+export const makeDeviceBuilds = Effect.gen(function* () {
+  const builds = new Map<object, Deferred.Deferred<void>>()
+  const built = (need: Unbuilt): Effect.Effect<void> =>
+    Effect.suspend(() => {
+      const known = builds.get(need.key)
+      if (known !== undefined) return Deferred.await(known)
+      const done = Deferred.makeUnsafe<void>()
+      builds.set(need.key, done)
+      const build = runSteps(need.steps()).pipe(Effect.withSpan("UserAgents.buildDeviceDatabase"))
+      return Effect.andThen(Effect.forkDetach(Deferred.into(build, done)), Deferred.await(done))
+    })
+  yield* Effect.forkDetach(built(indexBuild))
+  const answer = <A>(attempt: () => A | Unbuilt): Effect.Effect<A> =>
+    Effect.suspend(() => {
+      const result = attempt()
+      return result instanceof Unbuilt ? Effect.andThen(built(result), answer(attempt)) : Effect.succeed(result)
+    })
+  return { answer }
+})

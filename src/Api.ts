@@ -59,6 +59,12 @@ export class RequestErrors extends HttpApiMiddleware.Service<RequestErrors>()("a
   error: [InvalidRequestWire, NotFoundWire, MethodNotAllowedWire, InternalErrorWire, ServiceUnavailableWire]
 }) {}
 
+/**
+ * How the API decodes a payload, for the framework and for anything that decodes a request the same way (the
+ * command line): with the input in its issues, so an error can name the form a body was meant to be.
+ */
+export const PAYLOAD_PARSE_OPTIONS = { reportInput: true } as const
+
 export const Health = Schema.Struct({ status: Schema.Literal("ok") }).annotate({ identifier: "Health" })
 
 export class SystemGroup extends HttpApiGroup.make("system")
@@ -97,7 +103,7 @@ export const makeApi = <const T extends Contract.Contracts>(contracts: T) =>
     .prefix("/v1/tools")
     .add(SystemGroup)
     .middleware(RequestErrors)
-    .annotate(HttpApi.PayloadParseOptions, { reportInput: true })
+    .annotate(HttpApi.PayloadParseOptions, PAYLOAD_PARSE_OPTIONS)
     .annotateMerge(
       OpenApi.annotations({
         title: "Tools API",

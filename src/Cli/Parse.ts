@@ -7,6 +7,7 @@
 import { Clock, Data, Effect, FileSystem, Option, Result, Runtime, Schema, Stdio, Stream } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { InvalidRequest, InvalidRequestWire } from "../Errors.ts"
+import { PAYLOAD_PARSE_OPTIONS } from "../Api.ts"
 import { fromSchemaIssue } from "../Http/SchemaErrors.ts"
 import { ParseRequest } from "../Tools/UserAgent/UserAgent.ts"
 import { UserAgents } from "../Tools/UserAgent/UserAgents.ts"
@@ -25,7 +26,7 @@ export class LinesFailed extends Data.TaggedError("LinesFailed")<{
 class CannotRead extends Data.TaggedError("CannotRead")<{ readonly cause: unknown }> {}
 
 // with the input in the issues, as the API decodes payloads (Api.ts), so the messages are the same
-const decode = Schema.decodeUnknownResult(ParseRequest, { reportInput: true })
+const decode = Schema.decodeUnknownResult(ParseRequest, PAYLOAD_PARSE_OPTIONS)
 
 /** The error body the API would give for this string under `userAgent`, or undefined when it is a valid one. */
 const problem = (userAgent: string): InvalidRequest | undefined => {

@@ -5,6 +5,7 @@
  */
 import { Effect, Option, Result, Schema, Stdio, Stream } from "effect"
 import { Command, Flag } from "effect/cli"
+import { PAYLOAD_PARSE_OPTIONS } from "../Api.ts"
 import { fromSchemaIssue } from "../Http/SchemaErrors.ts"
 import { assumptions, WageRequest } from "../Tools/Wage/Wage.ts"
 import { Wages } from "../Tools/Wage/Wages.ts"
@@ -22,7 +23,7 @@ const value = (text: string): unknown => (JSON_NUMBER.test(text.trim()) ? Number
 const written = (text: string): string => (JSON_NUMBER.test(text.trim()) ? text.trim() : text)
 
 // with the input in its issues, as the API decodes a payload: the error says which of the two forms was meant
-const decode = Schema.decodeUnknownResult(WageRequest, { reportInput: true })
+const decode = Schema.decodeUnknownResult(WageRequest, PAYLOAD_PARSE_OPTIONS)
 
 const run = Effect.fn("Cli.wage")(
   function* (flags: { readonly hourly: Option.Option<string>; readonly annual: Option.Option<string> }) {

@@ -10,7 +10,7 @@ import { join } from "node:path"
 import { GENERATED_KEY_ENV, NAMES, WORKER_ENV } from "../../src/Config.ts"
 import { OTEL_NAMES } from "../../src/Observability/OtlpConfig.ts"
 import { binary } from "../support/Binary.ts"
-import { command, start } from "../support/Process.ts"
+import { command, runOnce, start } from "../support/Process.ts"
 import { KEY, makeTestApp, type TestApp } from "../support/TestApp.ts"
 
 const CHROME =
@@ -33,17 +33,7 @@ const cli = async (
   args: ReadonlyArray<string>,
   options: { readonly stdin?: string; readonly program?: string; readonly env?: Record<string, string> } = {}
 ): Promise<Result> => {
-  const proc = Bun.spawn([...command(options.program), ...args], {
-    env: { PATH: process.env.PATH ?? "", ...options.env },
-    stdin: options.stdin === undefined ? "ignore" : new Blob([options.stdin]),
-    stdout: "pipe",
-    stderr: "pipe"
-  })
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited
-  ])
+  const { code, stderr, stdout } = await runOnce(options.env ?? {}, args, options.program, options.stdin)
   return {
     code,
     stdout,

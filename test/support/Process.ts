@@ -22,9 +22,15 @@ export const command = (binary?: string): Array<string> =>
   binary === undefined ? [process.execPath, "src/main.ts"] : [binary]
 
 /** Runs to completion (for --help, bad configuration, ...). */
-export const runOnce = async (env: Record<string, string>, args: Array<string> = [], binary?: string) => {
+export const runOnce = async (
+  env: Record<string, string>,
+  args: ReadonlyArray<string> = [],
+  binary?: string,
+  stdin?: string
+) => {
   const proc = Bun.spawn([...command(binary), ...args], {
     env: { PATH: process.env.PATH ?? "", ...env },
+    stdin: stdin === undefined ? "ignore" : new Blob([stdin]),
     stdout: "pipe",
     stderr: "pipe"
   })

@@ -1,6 +1,7 @@
 # Tools API as one self-contained binary in a slim image.
 # Build stage: as CI does, npm fetches the pinned Bun, which installs the dependencies from bun.lock (frozen), Bun
-# among them (a pinned dependency); `bun run build` compiles src/ into dist/tools-api (runtime, app and docs).
+# among them (a pinned dependency); `bun run build` writes the device database (scripts/deviceData.ts) and compiles
+# src/ into dist/tools-api (runtime, app, docs and that database).
 # (Not `npm ci`: npm 11 writes package-lock.json without msgpackr's optional platform packages, then refuses it.)
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
@@ -8,6 +9,7 @@ ENV PATH=/app/node_modules/.bin:$PATH
 COPY package.json bun.lock bunfig.toml tsconfig.json ./
 RUN npx --yes "bun@$(node -p 'require("./package.json").dependencies.bun')" install --frozen-lockfile
 COPY src ./src
+COPY scripts/deviceData.ts ./scripts/
 RUN bun run build && ./dist/tools-api --version
 
 # Runtime stage: the binary alone (it needs glibc, and CA certificates for rediss://), as an unprivileged user.

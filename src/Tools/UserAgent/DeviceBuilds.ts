@@ -4,8 +4,7 @@
  * So an answer never depends on when it came.
  */
 import { Deferred, Effect } from "effect"
-import { indexBuild, Unbuilt } from "./DeviceDatabase.ts"
-import type { Steps } from "./PatternIndex.ts"
+import { indexBuild, type Steps, Unbuilt } from "./DeviceDatabase.ts"
 import { SLICE_MS } from "./Traffic.ts"
 
 /** Runs a build's steps, handing the event loop back once a slice has worked SLICE_MS. */

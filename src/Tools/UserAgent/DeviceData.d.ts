@@ -1,5 +1,6 @@
-// node-device-detector's device data files, imported `with { type: "file" }`: what the import gives is the path
-declare module "node-device-detector/regexes/device/*" {
+// The generated device database (scripts/deviceData.ts), imported `with { type: "file" }`: what the import gives is
+// its path (embedded in the compiled binary)
+declare module "*.jsonl" {
   const path: string
   export default path
 }

@@ -1,229 +1,25 @@
 /**
  * An ordered list of case-insensitive regular expressions that answers "the first one that matches" without running
- * them all (the index of the device database, DeviceDatabase.ts). Each pattern is read once for literal texts any
- * match of it must contain, at least one of a set (`SM-[AT]\d{3}` must contain `sm-a` or `sm-t`; `$` is a character
- * of its own, so `A536(?:[);/ ]|$)` must contain `a536)`, `a536;`, ... or `a536` at the end). Each text is filed under
- * one window of two or three of its characters: one that common browser words (Mozilla, AppleWebKit, Android, Build,
- * ...) do not contain, and of those the one the fewest texts of the list share. A string is looked up window by
- * window (a 4 KB table by the first two characters, then a bit filter, then a Map), a filed text counts only where it
- * occurs whole, and only the patterns with such a text, plus the few from which no text can be read, run, in list
- * order: the first match is the one a scan of the whole list gives (`scan`, and scripts/deviceIndexCheck.ts, compare
- * them). Reading is conservative: what the reader does not follow (a lookaround, `\w`, a wide class, `*`) is "any
- * text", which can only add patterns to run, never drop one.
+ * them all (the index of the device database, DeviceDatabase.ts). The list comes with its `Filing`, made when the
+ * data is generated (PatternTexts.ts): for each pattern, literal texts one of which any match must contain, each filed
+ * under a window of two or three of its characters. A string is looked up window by window (a 4 KB table by the
+ * first two characters, then a bit filter, then a Map); a filed text counts only where it occurs whole, and only the
+ * patterns with such a text, plus the few from which no text can be read, run, in list order: the first match is the
+ * one a scan of the whole list gives (`scan`, and scripts/deviceIndexCheck.ts, compare them).
  */
 
-/** Either the exact texts a node can match (a small set), or texts one of which any match contains (null: none). */
-type Info = { readonly exact: ReadonlyArray<string> } | { readonly some: ReadonlyArray<string> | null }
+/** The end of a text, a character of its own: a pattern's `$` is read as it, and `first` adds it to the string. */
+export const END = "\u0000"
 
-const MAX_EXACT = 16
-const ANY: Info = { some: null }
-const EMPTY: Info = { exact: [""] }
-const END = "\u0000"
-// a bounded repetition, `{2}`, `{1,3}` or `{2,}`, read where it stands (sticky: no copy of the rest of the pattern)
-const BOUNDS = /\{(\d+)(,(\d*))?\}/y
-const DIGITS: Info = { exact: [..."0123456789"] }
-
-// a set's shortest text and how many of its texts only common windows: computed once a set (the reading of ~4,000
-// patterns compares the same sets many times)
-const scores = new WeakMap<ReadonlyArray<string>, { readonly shortest: number; readonly common: number }>()
-const score = (set: ReadonlyArray<string>): { readonly shortest: number; readonly common: number } => {
-  let known = scores.get(set)
-  if (known === undefined) {
-    let [shortest, common] = [set.length === 0 ? 0 : Infinity, 0]
-    for (const text of set) {
-      if (text.length < shortest) shortest = text.length
-      if (text.length < 2 || isCommon(text)) common++
-    }
-    scores.set(set, (known = { shortest, common }))
-  }
-  return known
-}
-const quality = (set: ReadonlyArray<string> | null): number => (set === null ? 0 : score(set).shortest)
-
-/** The top-level alternatives of a pattern (`a|b(c|d)` -> `a`, `b(c|d)`): each is shorter to run than the whole. */
-export const branches = (source: string): Array<string> => {
-  const out: Array<string> = []
-  let [depth, inClass, start] = [0, false, 0]
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i]
-    if (c === "\\") i++
-    else if (inClass) inClass = c !== "]"
-    else if (c === "[") inClass = true
-    else if (c === "(") depth++
-    else if (c === ")") depth--
-    else if (c === "|" && depth === 0) {
-      out.push(source.slice(start, i))
-      start = i + 1
-    }
-  }
-  out.push(source.slice(start))
-  return out
-}
-
-// two or three characters as one number (non-ASCII folded into a byte: a collision only adds a candidate); a
-// two-character key has its top byte set, so it never equals a three-character one
-const gram = (s: string, i: number): number =>
-  ((s.charCodeAt(i) & 0xff) << 16) | ((s.charCodeAt(i + 1) & 0xff) << 8) | (s.charCodeAt(i + 2) & 0xff)
-const pair = (s: string, i: number): number =>
-  0x1000000 | ((s.charCodeAt(i) & 0xff) << 8) | (s.charCodeAt(i + 1) & 0xff)
-
-// what nearly every browser's string carries: a text is filed under a window of it outside these, where it has one
-const COMMON = new Set<number>()
-for (const word of [
-  "mozilla/5.0 (linux; android 10; k) applewebkit/537.36 (khtml, like gecko) chrome/120.0.0.0 mobile safari/537.36",
-  "mozilla/5.0 (linux; u; android 4.4.2; en-us; build/kot49h) applewebkit/534.30 version/4.0 mobile safari/534.30 wv)",
-  "mozilla/5.0 (windows nt 10.0; win64; x64; rv:109.0) gecko/20100101 firefox/119.0 edg/120.0.0.0 opr/105.0.0.0",
-  "mozilla/5.0 (macintosh; intel mac os x 10_15_7) (iphone; cpu iphone os 17_4 like mac os x) (ipad; x11; ubuntu)",
-  "android 4.4; android 5.0; android 6.0; android 7.0; android 8.0; android 9; android 11; android 12; android 13",
-  "android 14; android 15; android 16; version/17.4 chrome/131.0 firefox/134.0 safari/605.1.15",
-  "0 build/ 1 build/ 2 build/ 3 build/ 4 build/ 5 build/ 6 build/ 7 build/ 8 build/ 9 build/ a build/ e build/",
-  "samsungbrowser/23.0 ucbrowser/13.4 opera mini/ presto/2.12 mobile/15e148 trident/7.0; msie 9.0; .net clr"
-])
-  for (let i = 0; i + 2 < word.length; i++) COMMON.add(gram(word, i))
-
-/** The key a text is filed under: a rare three-character window of it, else its first (two characters: a pair). */
-/** Whether every window of a text is common (a two-character text counts as common). */
-const isCommon = (text: string): boolean => {
-  if (text.length === 2) return true
-  for (let i = 0; i + 2 < text.length; i++) if (!COMMON.has(gram(text, i))) return false
-  return true
-}
-const commonCount = (set: ReadonlyArray<string> | null): number => (set === null ? Infinity : score(set).common)
-
-const some = (info: Info): ReadonlyArray<string> | null => ("exact" in info ? info.exact : info.some)
-
-const better = (a: ReadonlyArray<string> | null, b: ReadonlyArray<string> | null): ReadonlyArray<string> | null => {
-  if (quality(a) >= 2 && quality(b) >= 2) {
-    const [ca, cb] = [commonCount(a), commonCount(b)]
-    if (ca !== cb) return ca < cb ? a : b
-  }
-  const [qa, qb] = [quality(a), quality(b)]
-  if (qa !== qb) return qa > qb ? a : b
-  return (a?.length ?? Infinity) <= (b?.length ?? Infinity) ? a : b
-}
-
-const concat = (parts: ReadonlyArray<Info>): Info => {
-  let best: ReadonlyArray<string> | null = null
-  let run: Array<string> | null = [""]
-  for (const part of parts) {
-    if ("exact" in part && run !== null && run.length * part.exact.length <= MAX_EXACT) {
-      run = run.flatMap((head) => part.exact.map((tail) => head + tail))
-      continue
-    }
-    if (run !== null) best = better(best, run)
-    best = better(best, some(part))
-    run = "exact" in part && part.exact.length <= MAX_EXACT ? [...part.exact] : null
-  }
-  if (best === null && run !== null) return { exact: [...new Set(run)] }
-  return run === null ? { some: best } : { some: better(best, run) }
-}
-
-const alternate = (branches: ReadonlyArray<Info>): Info => {
-  if (branches.every((b) => "exact" in b)) {
-    const all = [...new Set(branches.flatMap((b) => (b as { exact: ReadonlyArray<string> }).exact))]
-    if (all.length <= MAX_EXACT) return { exact: all }
-    return { some: all }
-  }
-  const sets = branches.map(some)
-  if (sets.some((s) => s === null || quality(s) === 0)) return ANY
-  return { some: [...new Set(sets.flatMap((s) => s ?? []))] }
-}
-
-// a class's members when it is a short list of plain characters ([12], [ _], [AGNT]); else null
-const classMembers = (body: string): ReadonlyArray<string> | null => {
-  if (body.startsWith("^")) return null
-  const members: Array<string> = []
-  for (let i = 0; i < body.length; i++) {
-    let c = body[i]!
-    if (c === "\\") {
-      const next = body[++i] ?? ""
-      if (/[a-zA-Z0-9]/.test(next)) return null
-      c = next
-    } else if (body[i + 1] === "-" && i + 2 < body.length) {
-      const [from, to] = [c.charCodeAt(0), body.charCodeAt(i + 2)]
-      if (to - from > 9 || to < from) return null
-      for (let code = from; code <= to; code++) members.push(String.fromCharCode(code))
-      i += 2
-      continue
-    }
-    members.push(c)
-  }
-  const lower = [...new Set(members.map((m) => m.toLowerCase()))]
-  return lower.length > 0 && lower.length <= 10 ? lower : null
-}
-
-/** What any match of `source` (a case-insensitive pattern) must contain; see the module comment. */
-export const requiredTexts = (source: string): ReadonlyArray<string> | null => {
-  let at = 0
-  const alternation = (): Info => {
-    const branches = [sequence()]
-    while (source[at] === "|") {
-      at++
-      branches.push(sequence())
-    }
-    return alternate(branches)
-  }
-  const sequence = (): Info => {
-    const parts: Array<Info> = []
-    while (at < source.length && source[at] !== "|" && source[at] !== ")") parts.push(...quantified(atom()))
-    return concat(parts)
-  }
-  const atom = (): Info => {
-    const c = source[at++]!
-    if (c === "(") {
-      let zeroWidth = false
-      if (source[at] === "?") {
-        const kind = source.slice(at, at + 3)
-        zeroWidth = /^\?(=|!|<=|<!)/.test(kind)
-        at += kind.startsWith("?<=") || kind.startsWith("?<!") ? 3 : 2
-        if (kind.startsWith("?<") && !zeroWidth) at = source.indexOf(">", at) + 1
-      }
-      const inner = alternation()
-      at++ // ")"
-      return zeroWidth ? EMPTY : inner
-    }
-    if (c === "[") {
-      let end = at + (source[at] === "]" ? 1 : 0)
-      while (end < source.length && source[end] !== "]") end += source[end] === "\\" ? 2 : 1
-      const members = classMembers(source.slice(at, end))
-      at = end + 1
-      return members === null ? ANY : { exact: members }
-    }
-    if (c === "\\") {
-      const e = source[at++] ?? ""
-      if (e === "b" || e === "B") return EMPTY
-      if (e === "d") return DIGITS
-      if (/[a-zA-Z0-9]/.test(e)) return ANY
-      return { exact: [e.toLowerCase()] }
-    }
-    // the end of the text is a character of its own, END, which `first` adds to the string it looks up
-    if (c === "$") return { exact: [END] }
-    if (c === "^") return EMPTY
-    if (c === ".") return ANY
-    return { exact: [c.toLowerCase()] }
-  }
-  const quantified = (info: Info): ReadonlyArray<Info> => {
-    const q = source[at]
-    let [min, max] = [0, Infinity]
-    if (q === "?" || q === "*" || q === "+") {
-      at++
-      ;[min, max] = [q === "+" ? 1 : 0, q === "?" ? 1 : Infinity]
-    } else if (q === "{" && ((BOUNDS.lastIndex = at), BOUNDS.test(source))) {
-      BOUNDS.lastIndex = at
-      const m = BOUNDS.exec(source)!
-      at += m[0].length
-      ;[min, max] = [Number(m[1]), m[2] === undefined ? Number(m[1]) : m[3] ? Number(m[3]) : Infinity]
-    } else return [info]
-    if (source[at] === "?" || source[at] === "+") at++ // lazy or possessive
-    // n or more: n copies in a row (they continue a run of literals), then any text if more may follow
-    if (min > 0) return [...Array.from({ length: Math.min(min, 4) }, () => info), ...(max > min ? [ANY] : [])]
-    // zero or more of something other than a few exact texts: any text, and it breaks a run of literals
-    if (max > 1 || !("exact" in info)) return [ANY]
-    return [{ exact: [...new Set(["", ...info.exact])] }]
-  }
-  const info = alternation()
-  const texts = some(info)
-  return texts === null || quality(texts) < 2 ? null : texts
+/**
+ * How a list of patterns is looked up, as JSON: `filed` holds [key, [entry, piece of a text, offset of the key's
+ * window in the piece, entry, ...]] pairs, `always` the entries from which no text could be read. A key is a window
+ * of three characters as `(c0 << 16) | (c1 << 8) | c2`, or of two as `0x1000000 | (c0 << 8) | c1`, each character's
+ * code cut to its low byte (a collision only adds a candidate).
+ */
+export interface Filing {
+  readonly filed: ReadonlyArray<readonly [number, ReadonlyArray<number | string>]>
+  readonly always: ReadonlyArray<number>
 }
 
 export interface PatternIndex<A> {
@@ -243,97 +39,16 @@ export interface PatternIndex<A> {
   ) => { readonly entry: A; readonly match: RegExpExecArray } | undefined
 }
 
-// At most this many characters of a text are kept: a piece of a text around its key's window is found wherever
-// the text is, so checking the piece only lets a few more patterns run
-const KEPT = 12
-
 /**
- * A build done in steps: it yields between steps of at most a few hundred microseconds, so a caller can hand the
- * event loop back between them (`runSteps` in DeviceDatabase.ts), or run it to its end at once (`finish`).
- */
-export type Steps<A> = Generator<void, A, void>
-
-/** Runs steps to their end at once. */
-export const finish = <A>(steps: Steps<A>): A => {
-  for (;;) {
-    const next = steps.next()
-    if (next.done === true) return next.value
-  }
-}
-
-// Texts filed between two steps
-const FILED_A_STEP = 64
-
-/**
- * key -> the texts filed under it, as [entry, piece of the text, offset of the key's window in the piece, ...], and
- * the entries with no text. A function of its own, so that nothing of the reading outlives it; a step a pattern read.
- */
-function* fileTexts(
-  sources: ReadonlyArray<string>
-): Steps<{ readonly filed: Map<number, Array<number | string>>; readonly always: Array<number> }> {
-  const filed = new Map<number, Array<number | string>>()
-  const always: Array<number> = []
-  const texts: Array<ReadonlyArray<string> | null> = []
-  for (const source of sources) {
-    texts.push(requiredTexts(source))
-    yield
-  }
-  // each text goes under its window that the fewest texts of this list share (Samsung's models all carry "sm-"): a
-  // text's candidate windows are its uncommon ones (all of them if none is), as [offset, key, offset, key, ...]
-  const windowsOf = (text: string): Array<number> => {
-    if (text.length === 2) return [0, pair(text, 0)]
-    const all: Array<number> = []
-    for (let i = 0; i + 2 < text.length; i++) if (!COMMON.has(gram(text, i))) all.push(i, gram(text, i))
-    return all.length > 0 ? all : [0, gram(text, 0)]
-  }
-  const shared = new Map<number, number>()
-  for (let n = 0; n < texts.length; n++) {
-    if (n % FILED_A_STEP === 0) yield
-    for (const text of texts[n] ?? []) {
-      const w = windowsOf(text)
-      for (let j = 1; j < w.length; j += 2) shared.set(w[j]!, (shared.get(w[j]!) ?? 0) + 1)
-    }
-  }
-  for (let n = 0; n < texts.length; n++) {
-    const set = texts[n]!
-    if (n % FILED_A_STEP === 0) yield
-    if (set === null) {
-      always.push(n)
-      continue
-    }
-    set.forEach((text) => {
-      const w = windowsOf(text)
-      let best = 0
-      for (let j = 2; j < w.length; j += 2) if (shared.get(w[j + 1]!)! < shared.get(w[best + 1]!)!) best = j
-      const [offset, key] = [w[best]!, w[best + 1]!]
-      const from = Math.max(0, Math.min(offset - 4, text.length - KEPT))
-      const piece = text.slice(from, from + KEPT)
-      const list = filed.get(key)
-      if (list === undefined) filed.set(key, [n, piece, offset - from])
-      else list.push(n, piece, offset - from)
-    })
-  }
-  return { filed, always }
-}
-
-/**
- * Indexes `entries` by `source(entry)`; `compile` turns a source into the RegExp that is run (once, on first use).
- * `indexed: false` keeps no index: `first` then runs the patterns in order, cheaper for a short list.
+ * Indexes `entries` by their `filing`; `compile` turns `source(entry)` into the RegExp that is run (once, on first
+ * use). Without a filing `first` runs the patterns in order, cheaper for a short list.
  */
 export const makePatternIndex = <A>(
   entries: ReadonlyArray<A>,
   source: (entry: A) => string,
   compile: (source: string) => RegExp,
-  indexed = true
-): PatternIndex<A> => finish(patternIndexSteps(entries, source, compile, indexed))
-
-/** `makePatternIndex` in steps of one pattern read (or a few dozen texts filed). */
-export function* patternIndexSteps<A>(
-  entries: ReadonlyArray<A>,
-  source: (entry: A) => string,
-  compile: (source: string) => RegExp,
-  indexed = true
-): Steps<PatternIndex<A>> {
+  filing?: Filing
+): PatternIndex<A> => {
   const compiled: Array<RegExp | undefined> = []
   const scan: PatternIndex<A>["scan"] = (text, accept) => {
     for (let n = 0; n < entries.length; n++) {
@@ -344,8 +59,9 @@ export function* patternIndexSteps<A>(
     }
     return undefined
   }
-  if (!indexed) return { first: (text, _lower, accept) => scan(text, accept), scan }
-  const { filed, always } = yield* fileTexts(entries.map(source))
+  if (filing === undefined) return { first: (text, _lower, accept) => scan(text, accept), scan }
+  const filed = new Map(filing.filed)
+  const always = filing.always
   // a key's bit in a filter of 8 bits a key (at most 256 Kbit): most windows of a string file nothing, and a bit
   // test is cheaper than a Map
   const bits = Math.min(18, Math.max(10, Math.ceil(Math.log2(filed.size * 8))))
@@ -372,7 +88,7 @@ export function* patternIndexSteps<A>(
     first: (text, lowerText, accept) => {
       const lower = lowerText + END
       const candidates = [...always]
-      // the windows' keys rolled along the string, as `pair` and `gram` compute them
+      // the windows' keys rolled along the string, as `Filing` describes them
       let c1 = lower.charCodeAt(0) & 0xff
       for (let i = 0; i + 1 < lower.length; i++) {
         const c0 = c1

@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test"
 import { readdirSync, readFileSync } from "node:fs"
 import { identifyDevice, scanDevice } from "../../../src/Tools/UserAgent/DeviceDatabase.ts"
 import { parseUserAgent } from "../../../src/Tools/UserAgent/UserAgentNormalise.ts"
-import { makePatternIndex, requiredTexts } from "../../../src/Tools/UserAgent/PatternIndex.ts"
+import { makePatternIndex } from "../../../src/Tools/UserAgent/PatternIndex.ts"
+import { fileTexts, requiredTexts } from "../../../src/Tools/UserAgent/PatternTexts.ts"
 
 // Real strings from matomo-org/device-detector's Tests/fixtures (file:line at 3856a28); the expected brand and name
 // are the ones that fixture gives
@@ -108,10 +109,12 @@ describe("the index answers as a scan of every pattern in order", () => {
   }, 60_000)
 
   test("the first pattern in list order wins, even where a later one's text comes first in the string", () => {
+    const patterns = ["Galaxy (S\\d+)", "SM-G\\d{3}", "Android"]
     const index = makePatternIndex(
-      ["Galaxy (S\\d+)", "SM-G\\d{3}", "Android"],
+      patterns,
       (s) => s,
-      (s) => new RegExp(s, "i")
+      (s) => new RegExp(s, "i"),
+      fileTexts(patterns)
     )
     const ua = "Mozilla/5.0 (Linux; Android 9; SM-G960F Galaxy S9)"
     expect(index.first(ua, ua.toLowerCase())?.entry).toBe("Galaxy (S\\d+)")

@@ -1,0 +1,96 @@
+/**
+ * Generates the device database the service loads, `generated/devices.jsonl` (git-ignored), from Matomo
+ * device-detector's device regexes as the pinned node-device-detector package ships them (node_modules):
+ *
+ *   bun scripts/deviceData.ts           # writes it when it is missing or out of date (install, build and tests run this)
+ *   bun scripts/deviceData.ts --force   # writes it anyway
+ *
+ * Line 1 is the header: the source and its version, the parsers' gates, every brand in Matomo's order of parsers
+ * ([name, gate or -1, model template or null]), the top-level alternatives of the brands' patterns, in order
+ * ([brand, pattern]: a brand's pattern is its alternatives joined by `|`) and their `Filing` (PatternIndex.ts). Line 1 + n is brand n's models ([pattern, model template,
+ * brand or null] each) and their filing when it has more than 8, else `null`. Reading the patterns for their texts
+ * (PatternTexts.ts) is done here, once, so the service only loads the result.
+ */
+import { createHash } from "node:crypto"
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { dirname } from "node:path"
+import { branches, fileTexts } from "../src/Tools/UserAgent/PatternTexts.ts"
+
+const OUT = new URL("../generated/devices.jsonl", import.meta.url).pathname
+const PACKAGE = "node-device-detector"
+
+interface ModelEntry {
+  readonly regex: string
+  readonly model?: string
+  readonly brand?: string
+}
+interface BrandEntry extends ModelEntry {
+  readonly models?: ReadonlyArray<ModelEntry>
+}
+
+const packageDir = dirname(Bun.resolveSync(`${PACKAGE}/package.json`, import.meta.dir))
+const version: string = JSON.parse(readFileSync(`${packageDir}/package.json`, "utf8")).version
+// what the file depends on: the package's version and the code that reads it
+const stamp = createHash("sha256")
+  .update(version)
+  .update(readFileSync(new URL(import.meta.url).pathname))
+  .update(readFileSync(new URL("../src/Tools/UserAgent/PatternTexts.ts", import.meta.url).pathname))
+  .digest("hex")
+  .slice(0, 16)
+
+const current = (): boolean => {
+  if (!existsSync(OUT)) return false
+  const text = readFileSync(OUT, "utf8")
+  return JSON.parse(text.slice(0, text.indexOf("\n"))).stamp === stamp
+}
+
+if (!process.argv.includes("--force") && current()) process.exit(0)
+
+// a data file's object literal is JSON (node-device-detector writes them as `module.exports = {...}`)
+const brandsOf = (file: string): Array<[string, BrandEntry]> => {
+  const text = readFileSync(`${packageDir}/regexes/device/${file}.js`, "utf8")
+  return Object.entries(JSON.parse(text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1)))
+}
+
+// the parsers' own conditions: HbbTV televisions and shell TVs only on their platform token, Facebook's notebooks
+// only on `FBMD/`
+const gates = [
+  "(?:HbbTV|SmartTvA)/([1-9]{1}(?:[.][0-9]{1}){1,2})",
+  "[a-z]+[ _]Shell[ _]\\w{6}|tclwebkit(\\d+[.\\d]*)",
+  "FBMD/"
+]
+// Matomo's order of parsers
+const parsers: ReadonlyArray<readonly [string, number]> = [
+  ["televisions", 0],
+  ["shell_tv", 1],
+  ["notebooks", 2],
+  ["consoles", -1],
+  ["car_browsers", -1],
+  ["cameras", -1],
+  ["portable_media_player", -1],
+  ["mobiles", -1]
+]
+
+const brands = parsers.flatMap(([file, gate]) => brandsOf(file).map(([name, entry]) => ({ name, gate, entry })))
+const alternatives = brands.flatMap((brand, n) => branches(brand.entry.regex).map((source) => [n, source] as const))
+const header = {
+  source: `${PACKAGE} ${version} (MIT), Matomo device-detector's regexes (LGPL-3.0)`,
+  stamp,
+  gates,
+  brands: brands.map(({ name, gate, entry }) => [name, gate, entry.model ?? null]),
+  branches: alternatives,
+  filing: fileTexts(alternatives.map(([, source]) => source))
+}
+const modelLines = brands.map(({ entry }) => {
+  const models = entry.models
+  if (models === undefined) return "null"
+  const list = models.map((model) => [model.regex, model.model ?? null, model.brand ?? null])
+  return JSON.stringify([list, models.length > 8 ? fileTexts(models.map((model) => model.regex)) : null])
+})
+// ASCII only (other characters as JSON escapes): the service keeps the file as bytes and reads a brand's line as
+// Latin-1, one byte a character
+const ascii = (line: string): string =>
+  line.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+mkdirSync(dirname(OUT), { recursive: true })
+writeFileSync(OUT, [JSON.stringify(header), ...modelLines].map(ascii).join("\n") + "\n")
+console.log(`${OUT}: ${brands.length} brands, ${alternatives.length} alternatives (${header.source})`)

@@ -1,7 +1,7 @@
 /**
- * The device database (vendor and marketing name) is read and indexed in the background from the service's start,
- * a slice at a time. In a real process: requests that come meanwhile are answered meanwhile, not after it; a parse
- * that needs it waits for it and gets the full answer, whenever it comes.
+ * The device database (vendor and marketing name) is loaded on the first parse that needs it, a slice at a time. In a
+ * real process: requests that come meanwhile are answered meanwhile, not after it; the parse that needs it waits for
+ * it and gets the full answer.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test"
 import { start } from "./support/Process.ts"
@@ -34,8 +34,8 @@ describe("the device database at start", () => {
           return { status: response.status, body: (await response.json()) as { data?: { device?: Device } } }
         }
       )
-      // a wage request every 5 ms for a second (the whole load, which takes 0.3-0.5 s of work) and until the parse
-      // is answered; when each was sent and answered
+      // a wage request every 5 ms for a second (the load takes ~10 ms of work) and until the parse is answered;
+      // when each was sent and answered
       const wages: Array<Promise<readonly [number, number, number]>> = []
       while (parsed === undefined || performance.now() - begun < 1000) {
         const sent = performance.now()
@@ -49,7 +49,7 @@ describe("the device database at start", () => {
       expect(body.data?.device).toMatchObject({ vendor: "Samsung", model: "SM-A536B", name: "Galaxy A53 5G" })
       const answers = await Promise.all(wages)
       expect(answers.every(([, , s]) => s === 200)).toBe(true)
-      // built at once, the requests sent meanwhile wait for the whole build (0.3-0.5 s); sliced, a few ms
+      // none waits much longer than a slice of the load
       const waits = answers.map(([sent, answered]) => Math.round(answered - sent)).sort((a, b) => a - b)
       const figures = {
         sent: answers.length,

@@ -1,10 +1,10 @@
 /**
- * The device database's parts, each built once, in the background, a slice at a time (as Traffic.ts builds the
- * generator's pool): a parse that needs a part not built yet waits for it, and every other request goes on meanwhile.
- * So an answer never depends on when it came.
+ * The device database, loaded once, on the first parse that needs it (~10 ms of work, in steps of at most ~4 ms), a
+ * slice at a time (as Traffic.ts builds the generator's pool): that parse waits for it, and every other request goes
+ * on meanwhile. So an answer never depends on when it came, and a service that parses nothing never loads it.
  */
 import { Deferred, Effect } from "effect"
-import { indexBuild, type Steps, Unbuilt } from "./DeviceDatabase.ts"
+import { type Steps, Unbuilt } from "./Steps.ts"
 import { SLICE_MS } from "./Traffic.ts"
 
 /** Runs a build's steps, handing the event loop back once a slice has worked SLICE_MS. */
@@ -17,10 +17,7 @@ const runSteps = (steps: Steps<void>): Effect.Effect<void> =>
     }
   })
 
-/**
- * The builds of one service, the brand index started at once (so the first parse that needs it rarely waits), and
- * `answer`: what `attempt` gives, once the parts it asks for are built.
- */
+/** The loads of one service, and `answer`: what `attempt` gives, once the parts it asks for are loaded. */
 export const makeDeviceBuilds = Effect.gen(function* () {
   const builds = new Map<object, Deferred.Deferred<void>>()
   const built = (need: Unbuilt): Effect.Effect<void> =>
@@ -32,7 +29,6 @@ export const makeDeviceBuilds = Effect.gen(function* () {
       const build = runSteps(need.steps()).pipe(Effect.withSpan("UserAgents.buildDeviceDatabase"))
       return Effect.andThen(Effect.forkDetach(Deferred.into(build, done)), Deferred.await(done))
     })
-  yield* Effect.forkDetach(built(indexBuild))
   const answer = <A>(attempt: () => A | Unbuilt): Effect.Effect<A> =>
     Effect.suspend(() => {
       const result = attempt()

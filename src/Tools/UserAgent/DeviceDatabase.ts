@@ -7,15 +7,17 @@
  * models. Matomo scans those ~2,300 brands and ~15,000 models pattern by pattern (about 2 ms a string); here the
  * brands' patterns, split into their top-level alternatives, are one `PatternIndex`, and each brand with more than 8
  * models has its own, so only the few patterns whose literal texts occur in the string run (about 5 a string on
- * browscap's). The indexes come made in the file: loading the brand index is a few milliseconds of parsing JSON, in
- * steps (`Steps`) the service runs from its start, handing the event loop back between them (DeviceBuilds.ts);
- * a brand's models are parsed on its first string. `lookUpDevice` never loads, it names what it needs (`Unbuilt`);
- * `identifyDevice`, for scripts and tests, loads at once.
+ * browscap's). The indexes come made in the file: loading the brand index is ~10 ms of reading and parsing JSON, in
+ * steps (Steps.ts) the service runs on the first parse that needs it, handing the event loop back between them
+ * (DeviceBuilds.ts); a brand's models are parsed on its first string. `lookUpDevice` never loads, it names what it
+ * needs (`Unbuilt`); `identifyDevice`, for scripts and tests, loads at once.
  */
 /// <reference path="./DeviceData.d.ts" />
 import { readFileSync } from "node:fs"
 import data from "../../../generated/devices.jsonl" with { type: "file" }
-import { type Filing, makePatternIndex, type PatternIndex } from "./PatternIndex.ts"
+import { allPatterns, devicePattern, RECENT, recentPatterns } from "./DevicePatterns.ts"
+import { type Compile, type Filing, makePatternIndex, type PatternIndex } from "./PatternIndex.ts"
+import { finish, type Steps, Unbuilt } from "./Steps.ts"
 
 /** A model of a brand, as the file has it: [pattern, model template, its own brand]. */
 type ModelEntry = readonly [regex: string, model: string | null, brand: string | null]
@@ -33,10 +35,6 @@ export interface DeviceIdentity {
   /** its marketing name, "" when the database names none */
   readonly name: string
 }
-
-// Matomo's own wrapper: a pattern starts a token (node-device-detector's getBaseRegExp)
-const compile = (source: string): RegExp =>
-  new RegExp(`(?:^|[^A-Z0-9_-]|[^A-Z0-9-]_|sprd-|MZ-)(?:${source.replace(/\//g, "\\/").replace(/\+\+/g, "+")})`, "i")
 
 // the brands the contract names otherwise (the brand that sells a BlackBerry is BlackBerry)
 const brandNames: Readonly<Record<string, string>> = { RIM: "BlackBerry" }
@@ -62,7 +60,8 @@ interface Brand {
   /** its number: line 1 + n of the file is its models */
   readonly n: number
   models?: PatternIndex<ModelEntry> | null
-  whole?: RegExp
+  /** its whole pattern, once needed */
+  whole?: string
 }
 
 /** One top-level alternative of a brand's pattern, [brand, pattern]: the brand matches where any of them does. */
@@ -76,20 +75,6 @@ interface Database {
   readonly line: (n: number) => string
   /** a brand's pattern: its alternatives, joined */
   readonly regex: (brand: Brand) => string
-}
-
-/**
- * A build done in steps: it yields between steps of at most a few milliseconds, so a caller can hand the event loop
- * back between them (DeviceBuilds.ts), or run it to its end at once (`finish`).
- */
-export type Steps<A> = Generator<void, A, void>
-
-/** Runs steps to their end at once. */
-export const finish = <A>(steps: Steps<A>): A => {
-  for (;;) {
-    const next = steps.next()
-    if (next.done === true) return next.value
-  }
 }
 
 let database: Database | undefined
@@ -111,8 +96,8 @@ function* load(): Steps<Database> {
       .map(([, source]) => source)
       .join("|")
   yield
-  const index = makePatternIndex(header.branches, (branch) => branch[1], compile, header.filing)
-  return (database ??= { gates: header.gates.map(compile), brands, index, line, regex })
+  const index = makePatternIndex(header.branches, (branch) => branch[1], header.filing)
+  return (database ??= { gates: header.gates.map(devicePattern), brands, index, line, regex })
 }
 
 // a brand's models, parsed from its line on its first string: a few hundred microseconds for Samsung's 733
@@ -120,11 +105,10 @@ const modelsOf = (db: Database, brand: Brand): PatternIndex<ModelEntry> | null =
   if (brand.models !== undefined) return brand.models
   const models = JSON.parse(db.line(brand.n + 1)) as readonly [ReadonlyArray<ModelEntry>, Filing | null] | null
   return (brand.models =
-    models === null ? null : makePatternIndex(models[0], (model) => model[0], compile, models[1] ?? undefined))
+    models === null ? null : makePatternIndex(models[0], (model) => model[0], models[1] ?? undefined))
 }
 
-// a load that threw (the file missing or unreadable): lookups answer without the database from then on, as the
-// parse that threw did
+// a load that threw (the file unreadable or malformed): lookups answer without the database from then on
 let broken = false
 function* guarded<A>(steps: Steps<A>): Steps<void> {
   try {
@@ -134,25 +118,14 @@ function* guarded<A>(steps: Steps<A>): Steps<void> {
   }
 }
 
-/**
- * What a lookup that may not load needs loaded first. `steps` loads it (`finish` runs them at once); `key` is the same
- * object for the same load. Thrown by `lookUpDevice`, never by `identifyDevice`.
- */
-export class Unbuilt {
-  constructor(
-    readonly key: object,
-    readonly steps: () => Steps<void>
-  ) {}
-}
-
-/** The load a service starts at once: the brand index. */
+/** The load of the brand index, which the first lookup needs. */
 export const indexBuild: Unbuilt = new Unbuilt({}, () => guarded(load()))
 
 /** The device's brand and marketing name as Matomo's database knows them, or undefined when it names no brand. */
 const identify = (
   ua: string,
   db: Database,
-  first: <A>(index: PatternIndex<A>, accept?: (entry: A) => boolean) => ReturnType<PatternIndex<A>["first"]>,
+  first: <A>(index: PatternIndex<A>) => ReturnType<PatternIndex<A>["first"]>,
   byBrand: (open: (brand: Brand) => boolean) => { readonly brand: Brand; readonly match: RegExpExecArray } | undefined
 ): DeviceIdentity | undefined => {
   const passed: Array<boolean | undefined> = []
@@ -175,19 +148,22 @@ const identify = (
   return { brand: brandNames[vendor] ?? vendor, name }
 }
 
-const byIndex = (ua: string, db: Database): DeviceIdentity | undefined => {
+// the patterns the service runs, the most recent kept compiled
+const recent = recentPatterns(RECENT)
+
+const byIndex = (ua: string, db: Database, compile: Compile): DeviceIdentity | undefined => {
   const lower = ua.toLowerCase()
   return identify(
     ua,
     db,
-    (index, accept) => index.first(ua, lower, accept),
+    (index) => index.first(ua, lower, compile),
     (open) => {
-      const found = db.index.first(ua, lower, (branch) => open(db.brands[branch[0]]!))
+      const found = db.index.first(ua, lower, compile, (branch) => open(db.brands[branch[0]]!))
       if (found === undefined) return undefined
       const brand = db.brands[found.entry[0]]!
       // a model template's $1 counts the groups of the whole pattern: match it again, once a string at most
       if (brand.model?.includes("$") !== true) return { brand, match: found.match }
-      return { brand, match: (brand.whole ??= compile(db.regex(brand))).exec(ua) ?? found.match }
+      return { brand, match: compile((brand.whole ??= db.regex(brand))).exec(ua) ?? found.match }
     }
   )
 }
@@ -196,28 +172,28 @@ const byIndex = (ua: string, db: Database): DeviceIdentity | undefined => {
  * The device's brand and marketing name as Matomo's database knows them, or undefined when it names no brand. The
  * first call loads the brand index at once: for scripts and tests; the service uses `lookUpDevice`.
  */
-export const identifyDevice = (ua: string): DeviceIdentity | undefined => byIndex(ua, finish(load()))
+export const identifyDevice = (ua: string): DeviceIdentity | undefined => byIndex(ua, finish(load()), recent)
 
 /** `identifyDevice`, but it loads nothing: until the brand index is loaded it throws the `Unbuilt` that loads it. */
 export const lookUpDevice = (ua: string): DeviceIdentity | undefined => {
   if (broken) return undefined
   if (database === undefined) throw indexBuild
-  return byIndex(ua, database)
+  return byIndex(ua, database, recent)
 }
 
-// the brands' whole patterns scanned in order, as Matomo does, for scripts/deviceIndexCheck.ts
-let wholeIndex: PatternIndex<Brand> | undefined
+// the brands' whole patterns scanned in order, as Matomo does, every pattern kept compiled: for scripts and tests
+let scanning: { readonly whole: PatternIndex<Brand>; readonly compile: Compile } | undefined
 
 /** The same answer by running every pattern in order, as Matomo does: what `scripts/deviceIndexCheck.ts` compares. */
 export const scanDevice = (ua: string): DeviceIdentity | undefined => {
   const db = finish(load())
-  const whole = (wholeIndex ??= makePatternIndex(db.brands, db.regex, compile))
+  const { whole, compile } = (scanning ??= { whole: makePatternIndex(db.brands, db.regex), compile: allPatterns() })
   return identify(
     ua,
     db,
-    (index, accept) => index.scan(ua, accept),
+    (index) => index.scan(ua, compile),
     (open) => {
-      const found = whole.scan(ua, open)
+      const found = whole.scan(ua, compile, open)
       return found === undefined ? undefined : { brand: found.entry, match: found.match }
     }
   )

@@ -259,5 +259,26 @@ export const fileTexts = (sources: ReadonlyArray<string>): Filing => {
       else list.push(n, piece, offset - from)
     }
   })
-  return { filed: [...filed], always }
+  const keys = [...filed.keys()].sort((a, b) => a - b)
+  const out = {
+    keys,
+    starts: [0],
+    entries: [] as Array<number>,
+    offsets: [] as Array<number>,
+    pieces: "",
+    ends: [] as Array<number>
+  }
+  const pieces: Array<string> = []
+  let end = 0
+  for (const key of keys) {
+    const list = filed.get(key)!
+    for (let j = 0; j < list.length; j += 3) {
+      out.entries.push(list[j] as number)
+      pieces.push(list[j + 1] as string)
+      out.ends.push((end += (list[j + 1] as string).length))
+      out.offsets.push(list[j + 2] as number)
+    }
+    out.starts.push(out.entries.length)
+  }
+  return { ...out, pieces: pieces.join(""), always }
 }

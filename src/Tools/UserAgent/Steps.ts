@@ -1,0 +1,26 @@
+/** Work done in steps, so that a service can hand the event loop back between them (DeviceBuilds.ts). */
+
+/**
+ * A build done in steps: it yields between steps of at most a few milliseconds, so a caller can hand the event loop
+ * back between them (DeviceBuilds.ts), or run it to its end at once (`finish`).
+ */
+export type Steps<A> = Generator<void, A, void>
+
+/** Runs steps to their end at once. */
+export const finish = <A>(steps: Steps<A>): A => {
+  for (;;) {
+    const next = steps.next()
+    if (next.done === true) return next.value
+  }
+}
+
+/**
+ * What a lookup that may not load needs loaded first. `steps` loads it (`finish` runs them at once); `key` is the same
+ * object for the same load. Thrown by `lookUpDevice`, never by `identifyDevice`.
+ */
+export class Unbuilt {
+  constructor(
+    readonly key: object,
+    readonly steps: () => Steps<void>
+  ) {}
+}

@@ -90,13 +90,14 @@ function* load(): Steps<Database> {
   const header = JSON.parse(line(0)) as Header
   yield
   const brands = header.brands.map(([name, gate, model], n): Brand => ({ name, gate, model, n }))
+  const branches = header.branches
   const regex = (brand: Brand): string =>
-    header.branches
+    branches
       .filter(([n]) => n === brand.n)
       .map(([, source]) => source)
       .join("|")
   yield
-  const index = makePatternIndex(header.branches, (branch) => branch[1], header.filing)
+  const index = makePatternIndex(branches, (branch) => branch[1], header.filing)
   return (database ??= { gates: header.gates.map(devicePattern), brands, index, line, regex })
 }
 

@@ -11,7 +11,7 @@ export const devicePattern = (source: string): RegExp =>
   new RegExp(`(?:^|[^A-Z0-9_-]|[^A-Z0-9-]_|sprd-|MZ-)(?:${source.replace(/\//g, "\\/").replace(/\+\+/g, "+")})`, "i")
 
 /** How many compiled patterns the service keeps: ~4 MB. */
-export const RECENT = Number(process.env.RECENT ?? 1024)
+export const RECENT = 1024
 
 /** A compile that keeps the `size` most recently used patterns (a Map's order is its recency). */
 export const recentPatterns = (size: number): Compile => {

@@ -15,7 +15,7 @@
 /// <reference path="./DeviceData.d.ts" />
 import { readFileSync } from "node:fs"
 import data from "../../../generated/devices.jsonl" with { type: "file" }
-import { allPatterns, devicePattern, RECENT, recentPatterns } from "./DevicePatterns.ts"
+import { allPatterns, devicePattern, modelName, RECENT, recentPatterns } from "./DevicePatterns.ts"
 import { type Compile, type Filing, makePatternIndex, type PatternIndex } from "./PatternIndex.ts"
 import { finish, type Steps, Unbuilt } from "./Steps.ts"
 
@@ -39,25 +39,12 @@ export interface DeviceIdentity {
 // the brands the contract names otherwise (the brand that sells a BlackBerry is BlackBerry)
 const brandNames: Readonly<Record<string, string>> = { RIM: "BlackBerry" }
 
-// Matomo's model template: $1..$n from the match, "_" as a space, no trailing " TD"; "Build" is no model
-const modelName = (template: string | null, match: RegExpExecArray): string => {
-  if (template === null) return ""
-  // most templates are a name as it is
-  if (!/[$_]| td$/i.test(template)) return template === "Build" ? "" : template.trim()
-  const name = template
-    .replace(/\$(\d)/g, (_, n: string) => match[Number(n)] ?? "")
-    .replace(/_/g, " ")
-    .replace(/ TD$/i, "")
-    .trim()
-  return name === "Build" ? "" : name
-}
-
 interface Brand {
   readonly name: string
   /** the parser's own condition (HbbTV, shell TV, Facebook notebook tokens), -1 if it has none */
   readonly gate: number
   readonly model: string | null
-  /** its number: line 1 + n of the file is its models */
+  /** its number: its models are the line after the header and n others */
   readonly n: number
   models?: PatternIndex<ModelEntry> | null
   /** its whole pattern, once needed */
@@ -71,7 +58,7 @@ interface Database {
   readonly gates: ReadonlyArray<RegExp>
   readonly brands: ReadonlyArray<Brand>
   readonly index: PatternIndex<Branch>
-  /** a line of the file */
+  /** brand n's line: its models */
   readonly line: (n: number) => string
   /** a brand's pattern: its alternatives, joined */
   readonly regex: (brand: Brand) => string
@@ -80,14 +67,16 @@ interface Database {
 let database: Database | undefined
 function* load(): Steps<Database> {
   if (database !== undefined) return database
-  // the file is ASCII (scripts/deviceData.ts): kept as bytes, 3 MB, where a string of it would be kept whole by
-  // every line cut from it; a brand's line is read from them on its first string
-  const bytes = readFileSync(data)
-  const ends: Array<number> = []
-  for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) ends.push(at)
-  const line = (n: number): string => bytes.toString("latin1", n === 0 ? 0 : ends[n - 1]! + 1, ends[n] ?? bytes.length)
+  const file = readFileSync(data)
+  const headerEnd = file.indexOf(10)
+  const header = JSON.parse(file.toString("latin1", 0, headerEnd)) as Header
   yield
-  const header = JSON.parse(line(0)) as Header
+  // the brands' lines (the file is ASCII: scripts/deviceData.ts), kept as bytes, 2 MB, where a string of them would
+  // be kept whole by every line cut from it; a brand's line is read from them on its first string
+  const lines = Buffer.from(file.subarray(headerEnd + 1))
+  const ends: Array<number> = []
+  for (let at = lines.indexOf(10); at >= 0; at = lines.indexOf(10, at + 1)) ends.push(at)
+  const line = (n: number): string => lines.toString("latin1", n === 0 ? 0 : ends[n - 1]! + 1, ends[n])
   yield
   const brands = header.brands.map(([name, gate, model], n): Brand => ({ name, gate, model, n }))
   const branches = header.branches
@@ -104,7 +93,7 @@ function* load(): Steps<Database> {
 // a brand's models, parsed from its line on its first string: a few hundred microseconds for Samsung's 733
 const modelsOf = (db: Database, brand: Brand): PatternIndex<ModelEntry> | null => {
   if (brand.models !== undefined) return brand.models
-  const models = JSON.parse(db.line(brand.n + 1)) as readonly [ReadonlyArray<ModelEntry>, Filing | null] | null
+  const models = JSON.parse(db.line(brand.n)) as readonly [ReadonlyArray<ModelEntry>, Filing | null] | null
   return (brand.models =
     models === null ? null : makePatternIndex(models[0], (model) => model[0], models[1] ?? undefined))
 }

@@ -4,6 +4,7 @@
  *
  *   bun scripts/deviceData.ts           # writes it when it is missing or out of date (install, build and tests run this)
  *   bun scripts/deviceData.ts --force   # writes it anyway
+ *   bun scripts/deviceData.ts --force --out FILE   # writes it to FILE instead
  *
  * Line 1 is the header: the source and its version, the parsers' gates, every brand in Matomo's order of parsers
  * ([name, gate or -1, model template or null]), the top-level alternatives of the brands' patterns, in order
@@ -16,7 +17,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
 import { branches, fileTexts } from "../src/Tools/UserAgent/PatternTexts.ts"
 
-const OUT = new URL("../generated/devices.jsonl", import.meta.url).pathname
+const outAt = process.argv.indexOf("--out")
+const OUT = outAt === -1 ? new URL("../generated/devices.jsonl", import.meta.url).pathname : process.argv[outAt + 1]!
 const PACKAGE = "node-device-detector"
 
 interface ModelEntry {

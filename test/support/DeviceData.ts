@@ -3,7 +3,7 @@
  * missing or older than the package or the code that makes it, as install and build do, so the tests run on what
  * the service would load.
  */
-const made = Bun.spawnSync(["bun", new URL("../../scripts/deviceData.ts", import.meta.url).pathname], {
+const made = Bun.spawnSync([process.execPath, new URL("../../scripts/deviceData.ts", import.meta.url).pathname], {
   stdout: "inherit",
   stderr: "inherit"
 })

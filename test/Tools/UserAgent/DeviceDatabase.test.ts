@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test"
-import { readdirSync, readFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
 import { identifyDevice, scanDevice } from "../../../src/Tools/UserAgent/DeviceDatabase.ts"
 import { parseUserAgent } from "../../../src/Tools/UserAgent/UserAgentNormalise.ts"
 import { makePatternIndex } from "../../../src/Tools/UserAgent/PatternIndex.ts"
@@ -88,6 +90,28 @@ describe("device vendor and name from the device database", () => {
       "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.6099.71 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
     expect(parseUserAgent(ua).bot.isBot).toBe(true)
     expect(parseUserAgent(ua).device.name).toBe("Unknown")
+  })
+})
+
+describe("the generated database", () => {
+  const root = new URL("../../../", import.meta.url).pathname
+  const generated = readFileSync(`${root}generated/devices.jsonl`, "utf8")
+
+  test("is the pinned package's, as README's Built with names it", () => {
+    const pinned = JSON.parse(readFileSync(`${root}package.json`, "utf8")).dependencies["node-device-detector"]
+    const header = JSON.parse(generated.slice(0, generated.indexOf("\n")))
+    expect(header.source).toStartWith(`node-device-detector ${pinned} (MIT)`)
+    expect(readFileSync(`${root}README.md`, "utf8")).toContain(
+      `device database (LGPL-3.0-or-later data, MIT package), pinned at ${pinned}:`
+    )
+  })
+
+  test("is what the script writes from that package, nothing edited by hand", () => {
+    const out = join(mkdtempSync(join(tmpdir(), "devices-")), "devices.jsonl")
+    const run = Bun.spawnSync([process.execPath, `${root}scripts/deviceData.ts`, "--force", "--out", out])
+    expect(run.exitCode).toBe(0)
+    expect(readFileSync(out, "utf8") === generated).toBe(true)
+    rmSync(dirname(out), { recursive: true })
   })
 })
 

@@ -3,7 +3,7 @@
  *
  *   bun bench/devicePatterns.ts [count]
  *
- * Compiles the first `count` (default 8,000) model patterns of generated/devices.jsonl as the service does, runs each
+ * Compiles the first `count` (default 8,000) model patterns of the device database as the service does, runs each
  * once on a phone's string, and prints the CPU time a pattern (compile and first run, then a second run) and the
  * resident memory they hold (after a full collection), then what is left once they are dropped. Ratios, not times,
  * are what compare across machines: a first run against a second, kept against dropped.
@@ -12,12 +12,13 @@ import { readFileSync } from "node:fs"
 import { devicePattern } from "../src/Tools/UserAgent/DevicePatterns.ts"
 
 const count = Number(process.argv[2] ?? 8000)
-const lines = readFileSync(new URL("../generated/devices.jsonl", import.meta.url), "utf8").split("\n")
-const sources: Array<string> = []
-for (let n = 1; n < lines.length && sources.length < count; n++) {
-  const models = JSON.parse(lines[n] || "null") as [Array<[string]>] | null
-  for (const [source] of models?.[0] ?? []) sources.push(source)
-}
+// the model patterns of node-device-detector's mobiles.js (its object literal is JSON), in order
+const mobiles = readFileSync(Bun.resolveSync("node-device-detector/regexes/device/mobiles.js", import.meta.dir), "utf8")
+const brands = JSON.parse(mobiles.slice(mobiles.indexOf("{"), mobiles.lastIndexOf("}") + 1)) as Record<
+  string,
+  { models?: Array<{ regex: string }> }
+>
+const sources = Object.values(brands).flatMap((brand) => (brand.models ?? []).map((model) => model.regex))
 sources.length = Math.min(sources.length, count)
 
 const rssKb = (): number => {

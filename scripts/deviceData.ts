@@ -1,24 +1,27 @@
 /**
- * Generates the device database the service loads, `generated/devices.jsonl` (git-ignored), from Matomo
+ * Generates the device database the service loads, `generated/devices.bin` (git-ignored), from Matomo
  * device-detector's device regexes as the pinned node-device-detector package ships them (node_modules):
  *
  *   bun scripts/deviceData.ts           # writes it when it is missing or out of date (install, build and tests run this)
  *   bun scripts/deviceData.ts --force   # writes it anyway
  *   bun scripts/deviceData.ts --force --out FILE   # writes it to FILE instead
  *
- * Line 1 is the header: the source and its version, the parsers' gates, every brand in Matomo's order of parsers
- * ([name, gate or -1, model template or null]), the top-level alternatives of the brands' patterns, in order
- * ([brand, pattern]: a brand's pattern is its alternatives joined by `|`) and their `Filing` (PatternIndex.ts). Line 1 + n is brand n's models ([pattern, model template,
- * brand or null] each) and their filing when it has more than 8, else `null`. Reading the patterns for their texts
- * (PatternTexts.ts) is done here, once, so the service only loads the result.
+ * The file is a line of JSON, the header: the source and its version, the parsers' gates, every brand in Matomo's
+ * order of parsers ([name, gate or -1, model template or null]), the top-level alternatives of the brands' patterns,
+ * in order ([brand, pattern]: a brand's pattern is its alternatives joined by `|`), their `Filing` (PatternIndex.ts)
+ * and where each brand's block ends (`blocks`). Then, after the newline, the blocks: brand n's models ([pattern, model
+ * template, brand or null] each) and their filing when it has more than 8, as JSON (`null` when it has none),
+ * deflated. Reading the patterns for their texts (PatternTexts.ts) is done here, once, so the service only loads the
+ * result.
  */
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
+import { deflateRawSync } from "node:zlib"
 import { branches, fileTexts } from "../src/Tools/UserAgent/PatternTexts.ts"
 
 const outAt = process.argv.indexOf("--out")
-const OUT = outAt === -1 ? new URL("../generated/devices.jsonl", import.meta.url).pathname : process.argv[outAt + 1]!
+const OUT = outAt === -1 ? new URL("../generated/devices.bin", import.meta.url).pathname : process.argv[outAt + 1]!
 const PACKAGE = "node-device-detector"
 
 interface ModelEntry {
@@ -42,8 +45,8 @@ const stamp = createHash("sha256")
 
 const current = (): boolean => {
   if (!existsSync(OUT)) return false
-  const text = readFileSync(OUT, "utf8")
-  return JSON.parse(text.slice(0, text.indexOf("\n"))).stamp === stamp
+  const file = readFileSync(OUT)
+  return JSON.parse(file.toString("latin1", 0, file.indexOf(10))).stamp === stamp
 }
 
 if (!process.argv.includes("--force") && current()) process.exit(0)
@@ -83,16 +86,21 @@ const header = {
   branches: alternatives,
   filing: fileTexts(alternatives.map(([, source]) => source))
 }
-const modelLines = brands.map(({ entry }) => {
+// each brand's models and their filing, as JSON, deflated on its own: 2 MB of text held as 0.8 MB, a brand's block
+// inflated on its first string
+const blocks = brands.map(({ entry }) => {
   const models = entry.models
-  if (models === undefined) return "null"
-  const list = models.map((model) => [model.regex, model.model ?? null, model.brand ?? null])
-  return JSON.stringify([list, models.length > 8 ? fileTexts(models.map((model) => model.regex)) : null])
+  const list = models?.map((model) => [model.regex, model.model ?? null, model.brand ?? null])
+  const filing = models !== undefined && models.length > 8 ? fileTexts(models.map((model) => model.regex)) : null
+  return deflateRawSync(JSON.stringify(list === undefined ? null : [list, filing]))
 })
-// ASCII only (other characters as JSON escapes): the service keeps the file as bytes and reads a brand's line as
-// Latin-1, one byte a character
-const ascii = (line: string): string =>
-  line.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+let end = 0
+const withEnds = { ...header, blocks: blocks.map((block) => (end += block.length)) }
+// the header in ASCII (other characters as JSON escapes): the service reads it as Latin-1, one byte a character
+const ascii = JSON.stringify(withEnds).replace(
+  /[^\x00-\x7f]/g,
+  (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+)
 mkdirSync(dirname(OUT), { recursive: true })
-writeFileSync(OUT, [JSON.stringify(header), ...modelLines].map(ascii).join("\n") + "\n")
+writeFileSync(OUT, Buffer.concat([Buffer.from(`${ascii}\n`, "latin1"), ...blocks]))
 console.log(`${OUT}: ${brands.length} brands, ${alternatives.length} alternatives (${header.source})`)

@@ -9,7 +9,7 @@
  * models has its own, so only the few patterns whose literal texts occur in the string run (about 5 a string on
  * browscap's). The indexes come made in the file: loading the brand index is ~10 ms of reading and parsing JSON, in
  * steps (Steps.ts) the service runs on the first parse that needs it, handing the event loop back between them
- * (DeviceBuilds.ts); a brand's models are parsed on its first string. `lookUpDevice` never loads, it names what it
+ * (DeviceBuilds.ts); a brand's models are inflated and parsed on its first string. `lookUpDevice` never loads, it names what it
  * needs (`Unbuilt`); `identifyDevice`, for scripts and tests, loads at once.
  */
 /// <reference path="./DeviceData.d.ts" />
@@ -62,7 +62,7 @@ interface Database {
   readonly brands: ReadonlyArray<Brand>
   readonly index: PatternIndex<Branch>
   /** brand n's block, inflated: its models */
-  readonly line: (n: number) => string
+  readonly block: (n: number) => string
   /** a brand's pattern: its alternatives, joined */
   readonly regex: (brand: Brand) => string
 }
@@ -78,7 +78,7 @@ function* load(): Steps<Database> {
   // the brands' blocks of models, deflated (0.8 MB), each inflated on its brand's first string
   const blocks = Buffer.from(file.subarray(headerEnd + 1))
   const ends = Int32Array.from(header.blocks)
-  const line = (n: number): string => inflateRawSync(blocks.subarray(n === 0 ? 0 : ends[n - 1], ends[n])).toString()
+  const block = (n: number): string => inflateRawSync(blocks.subarray(n === 0 ? 0 : ends[n - 1], ends[n])).toString()
   yield
   const brands = header.brands.map(([name, gate, model], n): Brand => ({ name, gate, model, n }))
   const branches = header.branches
@@ -89,13 +89,13 @@ function* load(): Steps<Database> {
       .join("|")
   yield
   const index = makePatternIndex(branches, (branch) => branch[1], header.filing)
-  return (database ??= { gates: header.gates.map(devicePattern), brands, index, line, regex })
+  return (database ??= { gates: header.gates.map(devicePattern), brands, index, block, regex })
 }
 
 // a brand's models, inflated and parsed on its first string: under a millisecond for Samsung's 733
 const modelsOf = (db: Database, brand: Brand): PatternIndex<ModelEntry> | null => {
   if (brand.models !== undefined) return brand.models
-  const models = JSON.parse(db.line(brand.n)) as readonly [ReadonlyArray<ModelEntry>, Filing | null] | null
+  const models = JSON.parse(db.block(brand.n)) as readonly [ReadonlyArray<ModelEntry>, Filing | null] | null
   return (brand.models =
     models === null ? null : makePatternIndex(models[0], (model) => model[0], models[1] ?? undefined))
 }

@@ -3,13 +3,14 @@
  * each pattern of an ordered list is read once for literal texts any match of it must contain, at least one of a set
  * (`SM-[AT]\d{3}` must contain `sm-a` or `sm-t`; `$` is a character of its own, so `A536(?:[);/ ]|$)` must contain
  * `a536)`, `a536;`, ... or `a536` at the end). Each text is filed under one window of two or three of its characters
- * (`windowKey`): one that common browser words (Mozilla, AppleWebKit, Android, Build, ...) do not contain, and of
+ * (its key: see `Filing`): one that common browser words (Mozilla, AppleWebKit, Android, Build, ...) do not contain, and of
  * those the one the fewest texts of the list share. Reading is conservative: what the reader does not follow (a
  * lookaround, `\w`, a wide class, `*`) is "any text", which can only add patterns to run, never drop one. The lookup
  * that uses the filing is PatternIndex.ts. Reading ~20,000 patterns here costs the process ~25 MB of compiled code
  * and garbage, which is why the service loads the result instead.
  */
 import { END, type Filing } from "./PatternIndex.ts"
+
 /** Either the exact texts a node can match (a small set), or texts one of which any match contains (null: none). */
 type Info = { readonly exact: ReadonlyArray<string> } | { readonly some: ReadonlyArray<string> | null }
 
@@ -220,6 +221,7 @@ export const requiredTexts = (source: string): ReadonlyArray<string> | null => {
   const texts = some(info)
   return texts === null || quality(texts) < 2 ? null : texts
 }
+
 // At most this many characters of a text are kept: a piece of a text around its key's window is found wherever
 // the text is, so checking the piece only lets a few more patterns run
 const KEPT = 12

@@ -18,7 +18,7 @@ import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
 import { deflateRawSync } from "node:zlib"
-import { branches, fileTexts } from "../src/Tools/UserAgent/PatternTexts.ts"
+import { branches, fileTexts } from "../src/Tools/UserAgent/PatternFiling.ts"
 
 const outAt = process.argv.indexOf("--out")
 const OUT = outAt === -1 ? new URL("../generated/devices.bin", import.meta.url).pathname : process.argv[outAt + 1]!
@@ -40,6 +40,8 @@ const stamp = createHash("sha256")
   .update(version)
   .update(readFileSync(new URL(import.meta.url).pathname))
   .update(readFileSync(new URL("../src/Tools/UserAgent/PatternTexts.ts", import.meta.url).pathname))
+  .update(readFileSync(new URL("../src/Tools/UserAgent/PatternFiling.ts", import.meta.url).pathname))
+  .update(readFileSync(new URL("../src/Tools/UserAgent/PatternWindows.ts", import.meta.url).pathname))
   .digest("hex")
   .slice(0, 16)
 

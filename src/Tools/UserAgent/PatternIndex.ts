@@ -1,7 +1,7 @@
 /**
  * An ordered list of case-insensitive regular expressions that answers "the first one that matches" without running
  * them all (the index of the device database, DeviceDatabase.ts). The list comes with its `Filing`, made when the
- * data is generated (PatternTexts.ts): for each pattern, literal texts one of which any match must contain, each filed
+ * data is generated (PatternFiling.ts): for each pattern, literal texts one of which any match must contain, each filed
  * under a window of two or three of its characters. A string is looked up window by window (a 4 KB table by the
  * first two characters, then an open-addressed table of the keys); a filed text counts only where it occurs whole, and only the
  * patterns with such a text, plus the few from which no text can be read, run, in list order: the first match is the

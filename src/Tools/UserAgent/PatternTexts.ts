@@ -1,15 +1,15 @@
 /**
- * How the device database's index is made, when its data is generated (scripts/deviceData.ts), never in the service:
- * each pattern of an ordered list is read once for literal texts any match of it must contain, at least one of a set
- * (`SM-[AT]\d{3}` must contain `sm-a` or `sm-t`; `$` is a character of its own, so `A536(?:[);/ ]|$)` must contain
- * `a536)`, `a536;`, ... or `a536` at the end). Each text is filed under one window of two or three of its characters
- * (its key: see `Filing`): one that common browser words (Mozilla, AppleWebKit, Android, Build, ...) do not contain, and of
- * those the one the fewest texts of the list share. Reading is conservative: what the reader does not follow (a
- * lookaround, `\w`, a wide class, `*`) is "any text", which can only add patterns to run, never drop one. The lookup
- * that uses the filing is PatternIndex.ts. Reading ~20,000 patterns here costs the process ~25 MB of compiled code
- * and garbage, which is why the service loads the result instead.
+ * What any match of a pattern must contain, read when the device database is generated (scripts/deviceData.ts), never
+ * in the service: literal texts, at least one of a set (`SM-[AT]\d{3}` must contain `sm-a` or `sm-t`; `$` is a
+ * character of its own, so `A536(?:[);/ ]|$)` must contain `a536)`, `a536;`, ... or `a536` at the end). Of the sets a
+ * pattern offers, the one with fewer texts made only of common browser words (PatternWindows.ts) wins, then the one
+ * whose shortest text is longer, then the smaller. Reading is conservative: what the reader does not follow (a lookaround, `\w`, a
+ * wide class, `*`) is "any text", which can only add patterns to run, never drop one. PatternFiling.ts files the
+ * texts; reading ~20,000 patterns costs a process ~25 MB of compiled code and garbage, which is why the service loads
+ * the result instead.
  */
-import { END, type Filing } from "./PatternIndex.ts"
+import { END } from "./PatternIndex.ts"
+import { isCommon } from "./PatternWindows.ts"
 
 /** Either the exact texts a node can match (a small set), or texts one of which any match contains (null: none). */
 type Info = { readonly exact: ReadonlyArray<string> } | { readonly some: ReadonlyArray<string> | null }
@@ -38,52 +38,6 @@ const score = (set: ReadonlyArray<string>): { readonly shortest: number; readonl
 }
 const quality = (set: ReadonlyArray<string> | null): number => (set === null ? 0 : score(set).shortest)
 
-/** The top-level alternatives of a pattern (`a|b(c|d)` -> `a`, `b(c|d)`): each is shorter to run than the whole. */
-export const branches = (source: string): Array<string> => {
-  const out: Array<string> = []
-  let [depth, inClass, start] = [0, false, 0]
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i]
-    if (c === "\\") i++
-    else if (inClass) inClass = c !== "]"
-    else if (c === "[") inClass = true
-    else if (c === "(") depth++
-    else if (c === ")") depth--
-    else if (c === "|" && depth === 0) {
-      out.push(source.slice(start, i))
-      start = i + 1
-    }
-  }
-  out.push(source.slice(start))
-  return out
-}
-
-// a window of three or two characters as its key (see `Filing`)
-const gram = (s: string, i: number): number =>
-  ((s.charCodeAt(i) & 0xff) << 16) | ((s.charCodeAt(i + 1) & 0xff) << 8) | (s.charCodeAt(i + 2) & 0xff)
-const pair = (s: string, i: number): number =>
-  0x1000000 | ((s.charCodeAt(i) & 0xff) << 8) | (s.charCodeAt(i + 1) & 0xff)
-
-// what nearly every browser's string carries: a text is filed under a window of it outside these, where it has one
-const COMMON = new Set<number>()
-for (const word of [
-  "mozilla/5.0 (linux; android 10; k) applewebkit/537.36 (khtml, like gecko) chrome/120.0.0.0 mobile safari/537.36",
-  "mozilla/5.0 (linux; u; android 4.4.2; en-us; build/kot49h) applewebkit/534.30 version/4.0 mobile safari/534.30 wv)",
-  "mozilla/5.0 (windows nt 10.0; win64; x64; rv:109.0) gecko/20100101 firefox/119.0 edg/120.0.0.0 opr/105.0.0.0",
-  "mozilla/5.0 (macintosh; intel mac os x 10_15_7) (iphone; cpu iphone os 17_4 like mac os x) (ipad; x11; ubuntu)",
-  "android 4.4; android 5.0; android 6.0; android 7.0; android 8.0; android 9; android 11; android 12; android 13",
-  "android 14; android 15; android 16; version/17.4 chrome/131.0 firefox/134.0 safari/605.1.15",
-  "0 build/ 1 build/ 2 build/ 3 build/ 4 build/ 5 build/ 6 build/ 7 build/ 8 build/ 9 build/ a build/ e build/",
-  "samsungbrowser/23.0 ucbrowser/13.4 opera mini/ presto/2.12 mobile/15e148 trident/7.0; msie 9.0; .net clr"
-])
-  for (let i = 0; i + 2 < word.length; i++) COMMON.add(gram(word, i))
-
-/** Whether every window of a text is common (a two-character text counts as common). */
-const isCommon = (text: string): boolean => {
-  if (text.length === 2) return true
-  for (let i = 0; i + 2 < text.length; i++) if (!COMMON.has(gram(text, i))) return false
-  return true
-}
 const commonCount = (set: ReadonlyArray<string> | null): number => (set === null ? Infinity : score(set).common)
 
 const some = (info: Info): ReadonlyArray<string> | null => ("exact" in info ? info.exact : info.some)
@@ -220,67 +174,4 @@ export const requiredTexts = (source: string): ReadonlyArray<string> | null => {
   const info = alternation()
   const texts = some(info)
   return texts === null || quality(texts) < 2 ? null : texts
-}
-
-// At most this many characters of a text are kept: a piece of a text around its key's window is found wherever
-// the text is, so checking the piece only lets a few more patterns run
-const KEPT = 12
-
-/**
- * How the patterns `sources` are looked up (see `Filing`): each text filed under its window that the fewest texts of
- * this list share (Samsung's models all carry "sm-"); the patterns with no text always run.
- */
-export const fileTexts = (sources: ReadonlyArray<string>): Filing => {
-  const filed = new Map<number, Array<number | string>>()
-  const always: Array<number> = []
-  const texts = sources.map(requiredTexts)
-  // a text's candidate windows are its uncommon ones (all of them if none is), as [offset, key, offset, key, ...]
-  const windowsOf = (text: string): Array<number> => {
-    if (text.length === 2) return [0, pair(text, 0)]
-    const all: Array<number> = []
-    for (let i = 0; i + 2 < text.length; i++) if (!COMMON.has(gram(text, i))) all.push(i, gram(text, i))
-    return all.length > 0 ? all : [0, gram(text, 0)]
-  }
-  const shared = new Map<number, number>()
-  for (const set of texts)
-    for (const text of set ?? []) {
-      const w = windowsOf(text)
-      for (let j = 1; j < w.length; j += 2) shared.set(w[j]!, (shared.get(w[j]!) ?? 0) + 1)
-    }
-  texts.forEach((set, n) => {
-    if (set === null) return void always.push(n)
-    for (const text of set) {
-      const w = windowsOf(text)
-      let best = 0
-      for (let j = 2; j < w.length; j += 2) if (shared.get(w[j + 1]!)! < shared.get(w[best + 1]!)!) best = j
-      const [offset, key] = [w[best]!, w[best + 1]!]
-      const from = Math.max(0, Math.min(offset - 4, text.length - KEPT))
-      const piece = text.slice(from, from + KEPT)
-      const list = filed.get(key)
-      if (list === undefined) filed.set(key, [n, piece, offset - from])
-      else list.push(n, piece, offset - from)
-    }
-  })
-  const keys = [...filed.keys()].sort((a, b) => a - b)
-  const out = {
-    keys,
-    starts: [0],
-    entries: [] as Array<number>,
-    offsets: [] as Array<number>,
-    pieces: "",
-    ends: [] as Array<number>
-  }
-  const pieces: Array<string> = []
-  let end = 0
-  for (const key of keys) {
-    const list = filed.get(key)!
-    for (let j = 0; j < list.length; j += 3) {
-      out.entries.push(list[j] as number)
-      pieces.push(list[j + 1] as string)
-      out.ends.push((end += (list[j + 1] as string).length))
-      out.offsets.push(list[j + 2] as number)
-    }
-    out.starts.push(out.entries.length)
-  }
-  return { ...out, pieces: pieces.join(""), always }
 }

@@ -5,7 +5,8 @@ import { dirname, join } from "node:path"
 import { identifyDevice, scanDevice } from "../../../src/Tools/UserAgent/DeviceDatabase.ts"
 import { parseUserAgent } from "../../../src/Tools/UserAgent/UserAgentNormalise.ts"
 import { makePatternIndex } from "../../../src/Tools/UserAgent/PatternIndex.ts"
-import { fileTexts, requiredTexts } from "../../../src/Tools/UserAgent/PatternTexts.ts"
+import { fileTexts } from "../../../src/Tools/UserAgent/PatternFiling.ts"
+import { requiredTexts } from "../../../src/Tools/UserAgent/PatternTexts.ts"
 
 // Real strings from matomo-org/device-detector's Tests/fixtures (file:line at 3856a28); the expected brand and name
 // are the ones that fixture gives

@@ -1,0 +1,92 @@
+/**
+ * How the device database's index is made when its data is generated (scripts/deviceData.ts): a brand's pattern cut
+ * into its top-level alternatives, and each text a pattern needs (PatternTexts.ts) filed under one window of two or
+ * three of its characters, one that common browser words (Mozilla, AppleWebKit, Android, Build, ...) do not contain
+ * and, of those, the one the fewest texts of the list share. The lookup that uses the filing is PatternIndex.ts.
+ */
+import type { Filing } from "./PatternIndex.ts"
+import { requiredTexts } from "./PatternTexts.ts"
+import { COMMON, gram, pair } from "./PatternWindows.ts"
+
+/** The top-level alternatives of a pattern (`a|b(c|d)` -> `a`, `b(c|d)`): each is shorter to run than the whole. */
+export const branches = (source: string): Array<string> => {
+  const out: Array<string> = []
+  let [depth, inClass, start] = [0, false, 0]
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]
+    if (c === "\\") i++
+    else if (inClass) inClass = c !== "]"
+    else if (c === "[") inClass = true
+    else if (c === "(") depth++
+    else if (c === ")") depth--
+    else if (c === "|" && depth === 0) {
+      out.push(source.slice(start, i))
+      start = i + 1
+    }
+  }
+  out.push(source.slice(start))
+  return out
+}
+
+// At most this many characters of a text are kept: a piece of a text around its key's window is found wherever
+// the text is, so checking the piece only lets a few more patterns run
+const KEPT = 12
+
+/**
+ * How the patterns `sources` are looked up (see `Filing`): each text filed under its window that the fewest texts of
+ * this list share (Samsung's models all carry "sm-"); the patterns with no text always run.
+ */
+export const fileTexts = (sources: ReadonlyArray<string>): Filing => {
+  const filed = new Map<number, Array<number | string>>()
+  const always: Array<number> = []
+  const texts = sources.map(requiredTexts)
+  // a text's candidate windows are its uncommon ones (all of them if none is), as [offset, key, offset, key, ...]
+  const windowsOf = (text: string): Array<number> => {
+    if (text.length === 2) return [0, pair(text, 0)]
+    const all: Array<number> = []
+    for (let i = 0; i + 2 < text.length; i++) if (!COMMON.has(gram(text, i))) all.push(i, gram(text, i))
+    return all.length > 0 ? all : [0, gram(text, 0)]
+  }
+  const shared = new Map<number, number>()
+  for (const set of texts)
+    for (const text of set ?? []) {
+      const w = windowsOf(text)
+      for (let j = 1; j < w.length; j += 2) shared.set(w[j]!, (shared.get(w[j]!) ?? 0) + 1)
+    }
+  texts.forEach((set, n) => {
+    if (set === null) return void always.push(n)
+    for (const text of set) {
+      const w = windowsOf(text)
+      let best = 0
+      for (let j = 2; j < w.length; j += 2) if (shared.get(w[j + 1]!)! < shared.get(w[best + 1]!)!) best = j
+      const [offset, key] = [w[best]!, w[best + 1]!]
+      const from = Math.max(0, Math.min(offset - 4, text.length - KEPT))
+      const piece = text.slice(from, from + KEPT)
+      const list = filed.get(key)
+      if (list === undefined) filed.set(key, [n, piece, offset - from])
+      else list.push(n, piece, offset - from)
+    }
+  })
+  const keys = [...filed.keys()].sort((a, b) => a - b)
+  const out = {
+    keys,
+    starts: [0],
+    entries: [] as Array<number>,
+    offsets: [] as Array<number>,
+    pieces: "",
+    ends: [] as Array<number>
+  }
+  const pieces: Array<string> = []
+  let end = 0
+  for (const key of keys) {
+    const list = filed.get(key)!
+    for (let j = 0; j < list.length; j += 3) {
+      out.entries.push(list[j] as number)
+      pieces.push(list[j + 1] as string)
+      out.ends.push((end += (list[j + 1] as string).length))
+      out.offsets.push(list[j + 2] as number)
+    }
+    out.starts.push(out.entries.length)
+  }
+  return { ...out, pieces: pieces.join(""), always }
+}

@@ -35,13 +35,15 @@ interface BrandEntry extends ModelEntry {
 
 const packageDir = dirname(Bun.resolveSync(`${PACKAGE}/package.json`, import.meta.dir))
 const version: string = JSON.parse(readFileSync(`${packageDir}/package.json`, "utf8")).version
-// what the file depends on: the package's version and the code that reads it
-const stamp = createHash("sha256")
-  .update(version)
-  .update(readFileSync(new URL(import.meta.url).pathname))
-  .update(readFileSync(new URL("../src/Tools/UserAgent/PatternTexts.ts", import.meta.url).pathname))
-  .update(readFileSync(new URL("../src/Tools/UserAgent/PatternFiling.ts", import.meta.url).pathname))
-  .update(readFileSync(new URL("../src/Tools/UserAgent/PatternWindows.ts", import.meta.url).pathname))
+// what the file depends on: the package's version, this script and the code that reads the patterns and defines
+// the filing's format
+const stamp = ["PatternTexts", "PatternFiling", "PatternWindows", "PatternIndex"]
+  .reduce(
+    (hash, file) => hash.update(readFileSync(new URL(`../src/Tools/UserAgent/${file}.ts`, import.meta.url).pathname)),
+    createHash("sha256")
+      .update(version)
+      .update(readFileSync(new URL(import.meta.url).pathname))
+  )
   .digest("hex")
   .slice(0, 16)
 

@@ -7,7 +7,7 @@ import { Deferred, Effect } from "effect"
 import { type Steps, Unbuilt } from "./Steps.ts"
 import { SLICE_MS } from "./Traffic.ts"
 
-/** Runs a build's steps, handing the event loop back once a slice has worked SLICE_MS. */
+/** Runs a load's steps, handing the event loop back once a slice has worked SLICE_MS. */
 const runSteps = (steps: Steps<void>): Effect.Effect<void> =>
   Effect.gen(function* () {
     let sliceEnds = performance.now() + SLICE_MS
@@ -19,13 +19,13 @@ const runSteps = (steps: Steps<void>): Effect.Effect<void> =>
 
 /** The loads of one service, and `answer`: what `attempt` gives, once the parts it asks for are loaded. */
 export const makeDeviceBuilds = Effect.gen(function* () {
-  const builds = new Map<object, Deferred.Deferred<void>>()
+  const builds = new Map<Unbuilt, Deferred.Deferred<void>>()
   const built = (need: Unbuilt): Effect.Effect<void> =>
     Effect.suspend(() => {
-      const known = builds.get(need.key)
+      const known = builds.get(need)
       if (known !== undefined) return Deferred.await(known)
       const done = Deferred.makeUnsafe<void>()
-      builds.set(need.key, done)
+      builds.set(need, done)
       const build = runSteps(need.steps()).pipe(Effect.withSpan("UserAgents.buildDeviceDatabase"))
       return Effect.andThen(Effect.forkDetach(Deferred.into(build, done)), Deferred.await(done))
     })

@@ -111,7 +111,7 @@ function* guarded<A>(steps: Steps<A>): Steps<void> {
 }
 
 /** The load of the brand index, which the first lookup needs. */
-export const indexBuild: Unbuilt = new Unbuilt({}, () => guarded(load()))
+export const indexBuild: Unbuilt = new Unbuilt(() => guarded(load()))
 
 /** The device's brand and marketing name as Matomo's database knows them, or undefined when it names no brand. */
 const identify = (

@@ -15,12 +15,9 @@ export const finish = <A>(steps: Steps<A>): A => {
 }
 
 /**
- * What a lookup that may not load needs loaded first. `steps` loads it (`finish` runs them at once); `key` is the same
- * object for the same load. Thrown by `lookUpDevice`, never by `identifyDevice`.
+ * What a lookup that may not load needs loaded first: one object a load, whose `steps` load it (`finish` runs them at
+ * once). Thrown by `lookUpDevice`, never by `identifyDevice`.
  */
 export class Unbuilt {
-  constructor(
-    readonly key: object,
-    readonly steps: () => Steps<void>
-  ) {}
+  constructor(readonly steps: () => Steps<void>) {}
 }

@@ -31,6 +31,15 @@ export const readJsonLines = (path: string): Corpus => ({
     .map((line) => JSON.parse(line))
 })
 
+/** The built corpora (`scripts/.corpora/`, git-ignored): the files given, else every one there whose name `fits`. */
+export const builtCorpora = (given: ReadonlyArray<string>, fits: RegExp = /\.jsonl$/): Array<string> => {
+  if (given.length > 0) return [...given]
+  const dir = here(".corpora/")
+  return readdirSync(dir)
+    .filter((file) => fits.test(file))
+    .map((file) => `${dir}${file}`)
+}
+
 const deviceOf: Record<string, string> = { mobile: "Mobile", tablet: "Tablet", desktop: "Desktop" }
 // navigator.platform names the OS only for these; "Linux x86_64" is desktop Linux, Chrome OS or an emulator, and
 // "Linux armv81" on a desktop entry is a phone in desktop mode: left unlabelled

@@ -7,8 +7,9 @@
  * the plain library (`rules: false`) and the service, and the share of phones and tablets whose `device.name` is
  * known (not "Unknown").
  */
-import { readdirSync, readFileSync } from "node:fs"
+import { readFileSync } from "node:fs"
 import { parseUserAgent } from "../src/Tools/UserAgent/UserAgentNormalise.ts"
+import { builtCorpora } from "./corpora.ts"
 
 interface DeviceRow {
   readonly ua: string
@@ -16,14 +17,7 @@ interface DeviceRow {
   readonly kind: "phone" | "tablet" | "other"
 }
 
-const corpora = new URL("./.corpora/", import.meta.url).pathname
-const given = process.argv.slice(2)
-const files =
-  given.length > 0
-    ? given
-    : readdirSync(corpora)
-        .filter((file) => /^devices-.*\.jsonl$/.test(file))
-        .map((file) => `${corpora}${file}`)
+const files = builtCorpora(process.argv.slice(2), /^devices-.*\.jsonl$/)
 
 const plain = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, "")
 const percent = (n: number, of: number): string => `${((100 * n) / of).toFixed(1)}%`

@@ -6,20 +6,12 @@
  *
  * Prints how many strings were compared and each difference (none expected).
  */
-import { readdirSync, readFileSync } from "node:fs"
 import { identifyDevice, scanDevice } from "../src/Tools/UserAgent/DeviceDatabase.ts"
+import { builtCorpora, readJsonLines } from "./corpora.ts"
 
-const corpora = new URL("./.corpora/", import.meta.url).pathname
-const given = process.argv.slice(2)
-const files =
-  given.length > 0
-    ? given
-    : readdirSync(corpora)
-        .filter((file) => file.endsWith(".jsonl"))
-        .map((file) => `${corpora}${file}`)
-const strings = new Set<string>()
-for (const file of files)
-  for (const line of readFileSync(file, "utf8").split("\n")) if (line.trim() !== "") strings.add(JSON.parse(line).ua)
+const strings = new Set(
+  builtCorpora(process.argv.slice(2)).flatMap((file) => readJsonLines(file).cases.map((c) => c.ua))
+)
 let differences = 0
 for (const ua of strings) {
   const [indexed, scanned] = [identifyDevice(ua), scanDevice(ua)]

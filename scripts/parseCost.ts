@@ -10,10 +10,10 @@
  * plain library (`new UAParser(ua).getResult()`, timed alongside).
  */
 import { execFileSync } from "node:child_process"
-import { existsSync, mkdirSync, readdirSync } from "node:fs"
+import { existsSync, mkdirSync } from "node:fs"
 import { UAParser } from "ua-parser-js"
 import { parseUserAgent } from "../src/Tools/UserAgent/UserAgentNormalise.ts"
-import { readJsonLines } from "./corpora.ts"
+import { builtCorpora, readJsonLines } from "./corpora.ts"
 
 const args = process.argv.slice(2)
 const roundsAt = args.indexOf("--rounds")
@@ -37,13 +37,7 @@ const module = [`${dir}/src/Tools/UserAgent/UserAgentNormalise.ts`, `${dir}/src/
 )
 const before: typeof parseUserAgent = (await import(module!)).parseUserAgent
 
-const files =
-  given.length > 0
-    ? given
-    : readdirSync(corpora)
-        .filter((file) => file.endsWith(".jsonl"))
-        .map((file) => `${corpora}${file}`)
-const strings = [...new Set(files.flatMap((file) => readJsonLines(file).cases.map((c) => c.ua)))]
+const strings = [...new Set(builtCorpora(given).flatMap((file) => readJsonLines(file).cases.map((c) => c.ua)))]
 
 // the plain library, for the ratio the cost targets are stated in
 const library = (ua: string) => new UAParser(ua).getResult()

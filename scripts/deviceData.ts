@@ -8,7 +8,8 @@
  *
  * The file is a line of JSON, the header: the source and its version, the parsers' gates, every brand in Matomo's
  * order of parsers ([name, gate or -1, model template or null]), the top-level alternatives of the brands' patterns,
- * in order ([brand, pattern]: a brand's pattern is its alternatives joined by `|`), their `Filing` (PatternIndex.ts)
+ * the long ones spread into pieces (`spread`, PatternFiling.ts), in order ([brand, pattern]: a brand matches where one
+ * of its alternatives does), their `Filing` (PatternIndex.ts)
  * and where each brand's block ends (`blocks`). Then, after the newline, the blocks: brand n's models ([pattern, model
  * template, brand or null] each) and their filing when it has more than 8, as JSON (`null` when it has none),
  * deflated. Reading the patterns for their texts (PatternTexts.ts) is done here, once, so the service only loads the
@@ -18,11 +19,13 @@ import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
 import { deflateRawSync } from "node:zlib"
-import { branches, fileTexts } from "../src/Tools/UserAgent/PatternFiling.ts"
+import { branches, fileTexts, spread } from "../src/Tools/UserAgent/PatternFiling.ts"
 
 const outAt = process.argv.indexOf("--out")
 const OUT = outAt === -1 ? new URL("../generated/devices.bin", import.meta.url).pathname : process.argv[outAt + 1]!
 const PACKAGE = "node-device-detector"
+// an alternative longer than this is spread into pieces (PatternFiling.ts)
+const LONG = 256
 
 interface ModelEntry {
   readonly regex: string
@@ -81,7 +84,12 @@ const parsers: ReadonlyArray<readonly [string, number]> = [
 ]
 
 const brands = parsers.flatMap(([file, gate]) => brandsOf(file).map(([name, entry]) => ({ name, gate, entry })))
-const alternatives = brands.flatMap((brand, n) => branches(brand.entry.regex).map((source) => [n, source] as const))
+// the brands' alternatives, the long ones spread where no brand template reads the pattern's groups
+const alternatives = brands.flatMap((brand, n) =>
+  branches(brand.entry.regex)
+    .flatMap((source) => (brand.entry.model?.includes("$") === true ? [source] : spread(source, LONG)))
+    .map((source) => [n, source] as const)
+)
 const header = {
   source: `${PACKAGE} ${version} (MIT), Matomo device-detector's regexes (LGPL-3.0)`,
   stamp,

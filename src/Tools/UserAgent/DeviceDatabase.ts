@@ -63,7 +63,7 @@ interface Database {
   readonly index: PatternIndex<Branch>
   /** brand n's block, inflated: its models */
   readonly block: (n: number) => string
-  /** a brand's pattern: its alternatives, joined */
+  /** a brand's pattern: its alternatives joined (as the package has it where a template reads its groups) */
   readonly regex: (brand: Brand) => string
 }
 

@@ -28,6 +28,40 @@ export const branches = (source: string): Array<string> => {
   return out
 }
 
+/**
+ * An alternative longer than `limit` characters as the alternatives of its longest unquantified group, one by one
+ * (`x(?:a|b)y` -> `xay`, `xby`; a capturing group stays one, `x(a)y`), again until each is short enough or has no such
+ * group. The pieces match where the whole does; its groups' numbers may change, so it is for patterns whose `$n` no
+ * template reads. A long alternative costs memory when compiled, most of it for alternatives that never run: Yarr
+ * held 5 MB for Huawei's 7,213 characters, where a piece is a few kilobytes.
+ */
+export const spread = (source: string, limit: number): Array<string> => {
+  if (source.length <= limit || /\\[1-9k]/.test(source)) return [source]
+  let best: { readonly open: number; readonly body: number; readonly close: number } | undefined
+  let [depth, inClass, open] = [0, false, 0]
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]
+    if (c === "\\") i++
+    else if (inClass) inClass = c !== "]"
+    else if (c === "[") inClass = true
+    else if (c === "(" && depth++ === 0) open = i
+    else if (c === ")" && --depth === 0) {
+      const body = source.startsWith("(?:", open) ? open + 3 : source[open + 1] === "?" ? -1 : open + 1
+      const quantified = /^[?*+{]/.test(source.slice(i + 1, i + 2))
+      if (body !== -1 && !quantified && (best === undefined || i - body > best.close - best.body))
+        best = { open, body, close: i }
+    }
+  }
+  if (best === undefined) return [source]
+  const alternatives = branches(source.slice(best.body, best.close))
+  if (alternatives.length < 2) return [source]
+  const [before, after] = [source.slice(0, best.open), source.slice(best.close + 1)]
+  const capturing = best.body === best.open + 1
+  return alternatives.flatMap((alternative) =>
+    spread(before + (capturing ? `(${alternative})` : alternative) + after, limit)
+  )
+}
+
 // At most this many characters of a text are kept: a piece of a text around its key's window is found wherever
 // the text is, so checking the piece only lets a few more patterns run
 const KEPT = 12

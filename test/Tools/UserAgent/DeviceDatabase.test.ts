@@ -5,7 +5,7 @@ import { dirname, join } from "node:path"
 import { identifyDevice, scanDevice } from "../../../src/Tools/UserAgent/DeviceDatabase.ts"
 import { parseUserAgent } from "../../../src/Tools/UserAgent/UserAgentNormalise.ts"
 import { makePatternIndex } from "../../../src/Tools/UserAgent/PatternIndex.ts"
-import { fileTexts } from "../../../src/Tools/UserAgent/PatternFiling.ts"
+import { branches, fileTexts, spread } from "../../../src/Tools/UserAgent/PatternFiling.ts"
 import { requiredTexts } from "../../../src/Tools/UserAgent/PatternTexts.ts"
 
 // Real strings from matomo-org/device-detector's Tests/fixtures (file:line at 3856a28); the expected brand and name
@@ -116,19 +116,24 @@ describe("the generated database", () => {
   })
 })
 
+// the hand-labelled fixtures' strings whole, every fourth uap-core case
+const fixtureStrings = (): Array<string> => {
+  const dir = new URL("../../fixtures/", import.meta.url).pathname
+  return readdirSync(dir)
+    .filter((file) => file.endsWith(".jsonl"))
+    .flatMap((file) =>
+      readFileSync(`${dir}${file}`, "utf8")
+        .split("\n")
+        .filter((line) => line.trim() !== "")
+        .map((line) => JSON.parse(line).ua as string)
+        .filter((_, i) => !file.startsWith("uap-core") || i % 4 === 0)
+    )
+}
+
 describe("the index answers as a scan of every pattern in order", () => {
-  // a full scan costs milliseconds a string: the hand-labelled fixtures whole, every fourth uap-core case
+  // a full scan costs milliseconds a string
   test("on the strings of the project's labelled fixtures", () => {
-    const dir = new URL("../../fixtures/", import.meta.url).pathname
-    const strings = readdirSync(dir)
-      .filter((file) => file.endsWith(".jsonl"))
-      .flatMap((file) =>
-        readFileSync(`${dir}${file}`, "utf8")
-          .split("\n")
-          .filter((line) => line.trim() !== "")
-          .map((line) => JSON.parse(line).ua as string)
-          .filter((_, i) => !file.startsWith("uap-core") || i % 4 === 0)
-      )
+    const strings = fixtureStrings()
     expect(strings.length).toBeGreaterThan(500)
     for (const ua of strings) expect([ua, identifyDevice(ua)]).toEqual([ua, scanDevice(ua)])
   }, 60_000)
@@ -142,6 +147,31 @@ describe("the index answers as a scan of every pattern in order", () => {
     expect(index.first(ua, ua.toLowerCase(), compile)?.match[1]).toBe("S9")
     expect(index.first("Android", "android", compile)?.entry).toBe("Android")
     expect(index.first("iPhone", "iphone", compile)).toBeUndefined()
+  })
+
+  test("a long alternative is spread into pieces that match where it does", () => {
+    expect(spread("x(?:a|b)y", 0)).toEqual(["xay", "xby"])
+    expect(spread("x(a|bc)y", 0)).toEqual(["x(a)y", "x(bc)y"])
+    expect(spread("(?:p|q)?(?:a|b(?:c|d))", 0)).toEqual(["(?:p|q)?a", "(?:p|q)?bc", "(?:p|q)?bd"])
+    // a quantified group, a lookaround, a backreference and a short pattern stay whole
+    for (const whole of ["(?:a|b)+c", "x(?!a|b)", "(a|b)\\1", "x(?:a|b)y"])
+      expect(spread(whole, whole === "x(?:a|b)y" ? 9 : 0)).toEqual([whole])
+    // Huawei's 7,213 characters in the pinned package, on the fixtures' strings: a piece matches where the whole does
+    const file = new URL("../../../node_modules/node-device-detector/regexes/device/mobiles.js", import.meta.url)
+    const text = readFileSync(file, "utf8")
+    const huawei = JSON.parse(text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1)).Huawei.regex as string
+    const long = branches(huawei).find((branch) => branch.length > 7000)!
+    const pieces = spread(long, 256)
+    expect(pieces.length).toBeGreaterThan(100)
+    expect(Math.max(...pieces.map((piece) => piece.length))).toBeLessThanOrEqual(256)
+    const [whole, any] = [new RegExp(long, "i"), pieces.map((piece) => new RegExp(piece, "i"))]
+    const strings = [
+      ...fixtureStrings(),
+      "Mozilla/5.0 (Linux; Android 10; JSN-L21) AppleWebKit/537.36",
+      "HUAWEIBZT-W09"
+    ]
+    expect(strings.filter((ua) => whole.test(ua)).length).toBeGreaterThanOrEqual(5)
+    for (const ua of strings) expect([ua, any.some((piece) => piece.test(ua))]).toEqual([ua, whole.test(ua)])
   })
 
   test("the texts read from a pattern are ones every match contains", () => {

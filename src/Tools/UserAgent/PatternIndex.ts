@@ -8,7 +8,7 @@
  * one a scan of the whole list gives (`scan`, and scripts/deviceIndexCheck.ts, compare them).
  */
 
-/** The end of a text, a character of its own: a pattern's `$` is read as it, and `first` adds it to the string. */
+/** The end of a text, a character of its own: a pattern's `$` is read as it, and `first` reads it after the string. */
 export const END = "\u0000"
 
 /**
@@ -92,8 +92,22 @@ export const makePatternIndex = <A>(
     while (slotKey[s] !== -1) s = (s + 1) & ((1 << bits) - 1)
     ;[slotKey[s], slotAt[s]] = [key, at]
   })
+  // the string's character at `i`, `END` past its last one
+  const charAt = (lower: string, i: number): number => (i < lower.length ? lower.charCodeAt(i) : 0)
+  // the candidates of the lookup under way (lookups of one index never nest), kept between lookups so that one
+  // allocates next to nothing
+  let candidates = new Int32Array(64)
+  let count = 0
+  const add = (n: number): void => {
+    if (count === candidates.length) {
+      const more = new Int32Array(count * 2)
+      more.set(candidates)
+      candidates = more
+    }
+    candidates[count++] = n
+  }
   // the entries whose text occurs whole at `at`, where its key's window does
-  const lookUp = (lower: string, key: number, at: number, into: Array<number>): void => {
+  const lookUp = (lower: string, key: number, at: number): void => {
     let s = slot(key)
     while (slotKey[s] !== key) {
       if (slotKey[s] === -1) return
@@ -102,9 +116,10 @@ export const makePatternIndex = <A>(
     const k = slotAt[s]!
     for (let t = starts[k]!; t < starts[k + 1]!; t++) {
       const [from, to, begin] = [t === 0 ? 0 : ends[t - 1]!, ends[t]!, at - offsets[t]!]
+      if (begin < 0) continue
       let c = from
-      while (c < to && lower.charCodeAt(begin + c - from) === pieces.charCodeAt(c)) c++
-      if (c === to && begin >= 0) into.push(entryOf[t]!)
+      while (c < to && charAt(lower, begin + c - from) === pieces.charCodeAt(c)) c++
+      if (c === to) add(entryOf[t]!)
     }
   }
   // by a window's first two characters (hashed into 4 KB): 1 if a pair may be filed under them, 2 if a
@@ -115,24 +130,25 @@ export const makePatternIndex = <A>(
     if (key > 0xffffff) opening[openingOf((key >>> 8) & 0xff, key & 0xff)]! |= 1
     else opening[openingOf(key >>> 16, (key >>> 8) & 0xff)]! |= 2
   return {
-    first: (text, lowerText, compile, accept) => {
-      const lower = lowerText + END
-      const candidates = [...always]
-      // the windows' keys rolled along the string, as `Filing` describes them
-      let c1 = lower.charCodeAt(0) & 0xff
-      for (let i = 0; i + 1 < lower.length; i++) {
+    first: (text, lower, compile, accept) => {
+      count = 0
+      for (const n of always) add(n)
+      // the windows' keys rolled along the string and its END, as `Filing` describes them
+      const last = lower.length // END's place
+      let c1 = charAt(lower, 0) & 0xff
+      for (let i = 0; i < last; i++) {
         const c0 = c1
-        c1 = lower.charCodeAt(i + 1) & 0xff
+        c1 = charAt(lower, i + 1) & 0xff
         const open = opening[openingOf(c0, c1)]!
         if (open === 0) continue
-        if ((open & 1) !== 0) lookUp(lower, 0x1000000 | (c0 << 8) | c1, i, candidates)
-        if ((open & 2) !== 0 && i + 2 < lower.length)
-          lookUp(lower, (c0 << 16) | (c1 << 8) | (lower.charCodeAt(i + 2) & 0xff), i, candidates)
+        if ((open & 1) !== 0) lookUp(lower, 0x1000000 | (c0 << 8) | c1, i)
+        if ((open & 2) !== 0 && i + 1 < last) lookUp(lower, (c0 << 16) | (c1 << 8) | (charAt(lower, i + 2) & 0xff), i)
       }
-      candidates.sort((a, b) => a - b)
-      for (let c = 0; c < candidates.length; c++) {
+      // in list order, each once
+      candidates.subarray(0, count).sort()
+      for (let c = 0; c < count; c++) {
         const n = candidates[c]!
-        if (n === candidates[c - 1]) continue
+        if (c > 0 && n === candidates[c - 1]) continue
         const entry = entries[n]!
         if (accept !== undefined && !accept(entry)) continue
         const match = compile(source(entry)).exec(text)

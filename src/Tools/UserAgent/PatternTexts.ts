@@ -146,7 +146,7 @@ export const requiredTexts = (source: string): ReadonlyArray<string> | null => {
       if (/[a-zA-Z0-9]/.test(e)) return ANY
       return { exact: [e.toLowerCase()] }
     }
-    // the end of the text is a character of its own, END, which `first` adds to the string it looks up
+    // the end of the text is a character of its own, END, which `first` reads after the string it looks up
     if (c === "$") return { exact: [END] }
     if (c === "^") return EMPTY
     if (c === ".") return ANY

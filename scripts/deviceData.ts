@@ -6,19 +6,18 @@
  *   bun scripts/deviceData.ts --force   # writes it anyway
  *   bun scripts/deviceData.ts --force --out FILE   # writes it to FILE instead
  *
- * The file is a line of JSON, the header: the source and its version, the parsers' gates, every brand in Matomo's
- * order of parsers ([name, gate or -1, model template or null]), the top-level alternatives of the brands' patterns,
- * the long ones spread into pieces (`spread`, PatternFiling.ts), in order ([brand, pattern]: a brand matches where one
- * of its alternatives does), their `Filing` (PatternIndex.ts)
- * and where each brand's block ends (`blocks`). Then, after the newline, the blocks: brand n's models ([pattern, model
- * template, brand or null] each) and their filing when it has more than 8, as JSON (`null` when it has none),
- * deflated. Reading the patterns for their texts (PatternTexts.ts) is done here, once, so the service only loads the
- * result.
+ * The file is DeviceFile.ts's layout. Its head: the source and its version, the parsers' gates, every brand in
+ * Matomo's order of parsers ([name, gate or -1, model template or null]). Its sections: the top-level alternatives
+ * of the brands' patterns, the long ones spread into pieces (`spread`, PatternFiling.ts), in order (`branch.brand`,
+ * `branch.ends` in `branch.text`: a brand matches where one of its alternatives does), their `Filing`
+ * (PatternIndex.ts, `filing.*`), and each brand's block of models (`blocks`, ending at `blocks.ends`). Reading the
+ * patterns for their texts (PatternTexts.ts) is done here, once, so the service only loads the result.
  */
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
 import { deflateRawSync } from "node:zlib"
+import { codeUnits, filingSections, writeSections } from "../src/Tools/UserAgent/DeviceFile.ts"
 import { branches, fileTexts, spread } from "../src/Tools/UserAgent/PatternFiling.ts"
 
 const outAt = process.argv.indexOf("--out")
@@ -39,8 +38,8 @@ interface BrandEntry extends ModelEntry {
 const packageDir = dirname(Bun.resolveSync(`${PACKAGE}/package.json`, import.meta.dir))
 const version: string = JSON.parse(readFileSync(`${packageDir}/package.json`, "utf8")).version
 // what the file depends on: the package's version, this script and the code that reads the patterns and defines
-// the filing's format
-const stamp = ["PatternTexts", "PatternFiling", "PatternWindows", "PatternIndex"]
+// the file's layout
+const stamp = ["PatternTexts", "PatternFiling", "PatternWindows", "PatternIndex", "DeviceFile"]
   .reduce(
     (hash, file) => hash.update(readFileSync(new URL(`../src/Tools/UserAgent/${file}.ts`, import.meta.url).pathname)),
     createHash("sha256")
@@ -90,29 +89,28 @@ const alternatives = brands.flatMap((brand, n) =>
     .flatMap((source) => (brand.entry.model?.includes("$") === true ? [source] : spread(source, LONG)))
     .map((source) => [n, source] as const)
 )
-const header = {
-  source: `${PACKAGE} ${version} (MIT), Matomo device-detector's regexes (LGPL-3.0)`,
-  stamp,
-  gates,
-  brands: brands.map(({ name, gate, entry }) => [name, gate, entry.model ?? null]),
-  branches: alternatives,
-  filing: fileTexts(alternatives.map(([, source]) => source))
-}
-// each brand's models and their filing, as JSON, deflated on its own: 2 MB of text held as 0.8 MB, a brand's block
-// inflated on its first string
+// a block: brand n's models in its head, [pattern, model template, brand or null] each (null when it has none), and
+// their filing's sections when it has more than 8, deflated on its own: 2 MB of text held as 0.8 MB, inflated on the
+// brand's first string
 const blocks = brands.map(({ entry }) => {
   const models = entry.models
-  const list = models?.map((model) => [model.regex, model.model ?? null, model.brand ?? null])
-  const filing = models !== undefined && models.length > 8 ? fileTexts(models.map((model) => model.regex)) : null
-  return deflateRawSync(JSON.stringify(list === undefined ? null : [list, filing]))
+  const list = models?.map((model) => [model.regex, model.model ?? null, model.brand ?? null]) ?? null
+  const filing = models !== undefined && models.length > 8 ? fileTexts(models.map((model) => model.regex)) : undefined
+  return deflateRawSync(writeSections({ models: list }, filing === undefined ? {} : filingSections(filing, "")))
 })
-let end = 0
-const withEnds = { ...header, blocks: blocks.map((block) => (end += block.length)) }
-// the header in ASCII (other characters as JSON escapes): the service reads it as Latin-1, one byte a character
-const ascii = JSON.stringify(withEnds).replace(
-  /[^\x00-\x7f]/g,
-  (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+let [end, blockEnd] = [0, 0]
+const source = `${PACKAGE} ${version} (MIT), Matomo device-detector's regexes (LGPL-3.0)`
+const file = writeSections(
+  { source, stamp, gates, brands: brands.map(({ name, gate, entry }) => [name, gate, entry.model ?? null]) },
+  {
+    "branch.brand": Int32Array.from(alternatives, ([n]) => n),
+    "branch.ends": Int32Array.from(alternatives, ([, text]) => (end += text.length)),
+    "branch.text": codeUnits(alternatives.map(([, text]) => text).join("")),
+    ...filingSections(fileTexts(alternatives.map(([, text]) => text)), "filing."),
+    "blocks.ends": Int32Array.from(blocks, (block) => (blockEnd += block.length)),
+    blocks: Uint8Array.from(Buffer.concat(blocks))
+  }
 )
 mkdirSync(dirname(OUT), { recursive: true })
-writeFileSync(OUT, Buffer.concat([Buffer.from(`${ascii}\n`, "latin1"), ...blocks]))
-console.log(`${OUT}: ${brands.length} brands, ${alternatives.length} alternatives (${header.source})`)
+writeFileSync(OUT, file)
+console.log(`${OUT}: ${brands.length} brands, ${alternatives.length} alternatives (${source})`)

@@ -7,8 +7,8 @@
  * models. Matomo scans those ~2,300 brands and ~15,000 models pattern by pattern (about 2 ms a string); here the
  * brands' patterns, split into their top-level alternatives, are one `PatternIndex`, and each brand with more than 8
  * models has its own, so only the few patterns whose literal texts occur in the string run (about 5 a string on
- * browscap's). The indexes come made in the file: loading the brand index is ~10 ms of reading and parsing JSON, in
- * steps (Steps.ts) the service runs on the first parse that needs it, handing the event loop back between them
+ * browscap's). The indexes come made in the file, whose sections are used where they lie (DeviceFile.ts): loading the
+ * brand index is ~7 ms, in steps (Steps.ts) the service runs on the first parse that needs it, handing the event loop back between them
  * (DeviceBuilds.ts); a brand's models are inflated and parsed on its first string. `lookUpDevice` never loads, it names what it
  * needs (`Unbuilt`); `identifyDevice`, for scripts and tests, loads at once.
  */
@@ -17,19 +17,16 @@ import { readFileSync } from "node:fs"
 import { inflateRawSync } from "node:zlib"
 import data from "../../../generated/devices.bin" with { type: "file" }
 import { allPatterns, devicePattern, modelName, RECENT, recentPatterns } from "./DevicePatterns.ts"
-import { type Compile, type Filing, makePatternIndex, type PatternIndex } from "./PatternIndex.ts"
+import { filingOf, readSections, textOf } from "./DeviceFile.ts"
+import { type Compile, makePatternIndex, type PatternIndex } from "./PatternIndex.ts"
 import { finish, type Steps, Unbuilt } from "./Steps.ts"
 
 /** A model of a brand, as the file has it: [pattern, model template, its own brand]. */
 type ModelEntry = readonly [regex: string, model: string | null, brand: string | null]
 
-interface Header {
+interface Head {
   readonly gates: ReadonlyArray<string>
   readonly brands: ReadonlyArray<readonly [name: string, gate: number, model: string | null]>
-  readonly branches: ReadonlyArray<readonly [brand: number, source: string]>
-  readonly filing: Filing
-  /** where each brand's block of models ends, after the header */
-  readonly blocks: ReadonlyArray<number>
 }
 
 export interface DeviceIdentity {
@@ -54,15 +51,14 @@ interface Brand {
   whole?: string
 }
 
-/** One top-level alternative of a brand's pattern, [brand, pattern]: the brand matches where any of them does. */
-type Branch = Header["branches"][number]
-
 interface Database {
   readonly gates: ReadonlyArray<RegExp>
   readonly brands: ReadonlyArray<Brand>
-  readonly index: PatternIndex<Branch>
+  /** the brands' alternatives (by number: each is its brand's, `brandOf`) */
+  readonly index: PatternIndex<number>
+  readonly brandOf: Int32Array
   /** brand n's block, inflated: its models */
-  readonly block: (n: number) => string
+  readonly block: (n: number) => Uint8Array
   /** a brand's pattern: its alternatives joined (as the package has it where a template reads its groups) */
   readonly regex: (brand: Brand) => string
 }
@@ -72,32 +68,36 @@ function* load(): Steps<Database> {
   if (database !== undefined) return database
   const file = readFileSync(data)
   yield
-  const headerEnd = file.indexOf(10)
-  const header = JSON.parse(file.toString("latin1", 0, headerEnd)) as Header
-  yield
+  const sections = readSections<Head>(file)
+  const head = sections.head
   // the brands' blocks of models, deflated (0.8 MB), each inflated on its brand's first string
-  const blocks = Buffer.from(file.subarray(headerEnd + 1))
-  const ends = Int32Array.from(header.blocks)
-  const block = (n: number): string => inflateRawSync(blocks.subarray(n === 0 ? 0 : ends[n - 1], ends[n])).toString()
+  const [blocks, blockEnds] = [sections.u8("blocks"), sections.i32("blocks.ends")]
+  const block = (n: number) => inflateRawSync(blocks.subarray(n === 0 ? 0 : blockEnds[n - 1], blockEnds[n]))
+  const brands = head.brands.map(([name, gate, model], n): Brand => ({ name, gate, model, n }))
   yield
-  const brands = header.brands.map(([name, gate, model], n): Brand => ({ name, gate, model, n }))
-  const branches = header.branches
-  const regex = (brand: Brand): string =>
-    branches
-      .filter(([n]) => n === brand.n)
-      .map(([, source]) => source)
-      .join("|")
+  const [brandOf, ends, text] = [sections.i32("branch.brand"), sections.i32("branch.ends"), sections.u16("branch.text")]
+  const alternatives = textOf(text)
+  const source = (b: number): string => alternatives.slice(b === 0 ? 0 : ends[b - 1], ends[b])
+  const regex = (brand: Brand): string => {
+    const own: Array<string> = []
+    for (let b = 0; b < brandOf.length; b++) if (brandOf[b] === brand.n) own.push(source(b))
+    return own.join("|")
+  }
   yield
-  const index = makePatternIndex(branches, (branch) => branch[1], header.filing)
-  return (database ??= { gates: header.gates.map(devicePattern), brands, index, block, regex })
+  const numbers = Array.from(brandOf, (_, b) => b)
+  const index = makePatternIndex(numbers, source, filingOf(sections, "filing."))
+  return (database ??= { gates: head.gates.map(devicePattern), brands, index, brandOf, block, regex })
 }
 
 // a brand's models, inflated and parsed on its first string: under a millisecond for Samsung's 733
 const modelsOf = (db: Database, brand: Brand): PatternIndex<ModelEntry> | null => {
   if (brand.models !== undefined) return brand.models
-  const models = JSON.parse(db.block(brand.n)) as readonly [ReadonlyArray<ModelEntry>, Filing | null] | null
+  const sections = readSections<{ readonly models: ReadonlyArray<ModelEntry> | null }>(db.block(brand.n))
+  const models = sections.head.models
   return (brand.models =
-    models === null ? null : makePatternIndex(models[0], (model) => model[0], models[1] ?? undefined))
+    models === null
+      ? null
+      : makePatternIndex(models, (model) => model[0], sections.has("keys") ? filingOf(sections, "") : undefined))
 }
 
 // a load that threw (the file unreadable or malformed): lookups answer without the database from then on
@@ -150,9 +150,9 @@ const byIndex = (ua: string, db: Database, compile: Compile): DeviceIdentity | u
     db,
     (index) => index.first(ua, lower, compile),
     (open) => {
-      const found = db.index.first(ua, lower, compile, (branch) => open(db.brands[branch[0]]!))
+      const found = db.index.first(ua, lower, compile, (b) => open(db.brands[db.brandOf[b]!]!))
       if (found === undefined) return undefined
-      const brand = db.brands[found.entry[0]]!
+      const brand = db.brands[db.brandOf[found.entry]!]!
       // a model template's $1 counts the groups of the whole pattern: match it again, once a string at most
       if (brand.model?.includes("$") !== true) return { brand, match: found.match }
       return { brand, match: compile((brand.whole ??= db.regex(brand))).exec(ua) ?? found.match }
@@ -179,7 +179,10 @@ let scanning: { readonly whole: PatternIndex<Brand>; readonly compile: Compile }
 /** The same answer by running every pattern in order, as Matomo does: what `scripts/deviceIndexCheck.ts` compares. */
 export const scanDevice = (ua: string): DeviceIdentity | undefined => {
   const db = finish(load())
-  const { whole, compile } = (scanning ??= { whole: makePatternIndex(db.brands, db.regex), compile: allPatterns() })
+  const { whole, compile } = (scanning ??= {
+    whole: makePatternIndex(db.brands, (brand) => (brand.whole ??= db.regex(brand))),
+    compile: allPatterns()
+  })
   return identify(
     ua,
     db,

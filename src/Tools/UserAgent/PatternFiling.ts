@@ -4,6 +4,7 @@
  * three of its characters, one that common browser words (Mozilla, AppleWebKit, Android, Build, ...) do not contain
  * and, of those, the one the fewest texts of the list share. The lookup that uses the filing is PatternIndex.ts.
  */
+import { codeUnits } from "./DeviceFile.ts"
 import type { Filing } from "./PatternIndex.ts"
 import { requiredTexts } from "./PatternTexts.ts"
 import { COMMON, gram, pair } from "./PatternWindows.ts"
@@ -102,25 +103,31 @@ export const fileTexts = (sources: ReadonlyArray<string>): Filing => {
     }
   })
   const keys = [...filed.keys()].sort((a, b) => a - b)
-  const out = {
-    keys,
-    starts: [0],
-    entries: [] as Array<number>,
-    offsets: [] as Array<number>,
-    pieces: "",
-    ends: [] as Array<number>
-  }
-  const pieces: Array<string> = []
+  const [starts, entries, offsets, ends, pieces] = [
+    [0],
+    [] as Array<number>,
+    [] as Array<number>,
+    [] as Array<number>,
+    [""]
+  ]
   let end = 0
   for (const key of keys) {
     const list = filed.get(key)!
     for (let j = 0; j < list.length; j += 3) {
-      out.entries.push(list[j] as number)
+      entries.push(list[j] as number)
       pieces.push(list[j + 1] as string)
-      out.ends.push((end += (list[j + 1] as string).length))
-      out.offsets.push(list[j + 2] as number)
+      ends.push((end += (list[j + 1] as string).length))
+      offsets.push(list[j + 2] as number)
     }
-    out.starts.push(out.entries.length)
+    starts.push(entries.length)
   }
-  return { ...out, pieces: pieces.join(""), always }
+  return {
+    keys: Int32Array.from(keys),
+    starts: Int32Array.from(starts),
+    entries: Int32Array.from(entries),
+    pieces: codeUnits(pieces.join("")),
+    ends: Int32Array.from(ends),
+    offsets: Uint8Array.from(offsets),
+    always: Int32Array.from(always)
+  }
 }

@@ -12,26 +12,26 @@
 export const END = "\u0000"
 
 /**
- * How a list of patterns is looked up, as JSON: the texts filed under each key, keys ascending. A key is a window of
- * three characters as `(c0 << 16) | (c1 << 8) | c2`, or of two as `0x1000000 | (c0 << 8) | c1`, each character's
- * code cut to its low byte (a collision only adds a candidate). Flat lists of numbers and one string, which the index
- * keeps as typed arrays: ~40,000 texts as objects and strings would hold several megabytes of heap for good.
+ * How a list of patterns is looked up: the texts filed under each key, keys ascending. A key is a window of three
+ * characters as `(c0 << 16) | (c1 << 8) | c2`, or of two as `0x1000000 | (c0 << 8) | c1`, each character's code cut
+ * to its low byte (a collision only adds a candidate). Typed arrays, which the generated file holds as they are
+ * (DeviceFile.ts): ~28,000 texts as objects and strings would hold several megabytes of heap for good.
  */
 export interface Filing {
   /** each key once, ascending */
-  readonly keys: ReadonlyArray<number>
+  readonly keys: Int32Array
   /** where each key's texts start among the texts, and where the last one's end */
-  readonly starts: ReadonlyArray<number>
+  readonly starts: Int32Array
   /** each text's pattern (its entry's position in the list) */
-  readonly entries: ReadonlyArray<number>
-  /** each text's piece (at most 12 characters around its key's window), one after the other */
-  readonly pieces: string
+  readonly entries: Int32Array
+  /** each text's piece (at most 12 characters around its key's window) as UTF-16 code units, one after the other */
+  readonly pieces: Uint16Array
   /** where each text's piece ends in `pieces` (it starts where the one before ends) */
-  readonly ends: ReadonlyArray<number>
+  readonly ends: Int32Array
   /** where the key's window is in each text's piece */
-  readonly offsets: ReadonlyArray<number>
+  readonly offsets: Uint8Array
   /** the patterns from which no text could be read: they always run */
-  readonly always: ReadonlyArray<number>
+  readonly always: Int32Array
 }
 
 /** The RegExp to run for a pattern's source: the caller compiles it, and keeps what it can afford to. */
@@ -75,14 +75,7 @@ export const makePatternIndex = <A>(
     return undefined
   }
   if (filing === undefined) return { first: (text, _lower, compile, accept) => scan(text, compile, accept), scan }
-  const { keys, pieces } = filing
-  const [starts, entryOf, ends, offsets] = [
-    Int32Array.from(filing.starts),
-    Int32Array.from(filing.entries),
-    Int32Array.from(filing.ends),
-    Uint8Array.from(filing.offsets)
-  ]
-  const always = filing.always
+  const { keys, starts, entries: entryOf, pieces, ends, offsets, always } = filing
   // a key's slot in an open-addressed table of twice as many slots as keys (a power of two), -1 where empty
   const bits = Math.max(10, Math.ceil(Math.log2(keys.length * 2)))
   const slot = (key: number): number => Math.imul(key, 0x9e3779b1) >>> (32 - bits)
@@ -118,7 +111,7 @@ export const makePatternIndex = <A>(
       const [from, to, begin] = [t === 0 ? 0 : ends[t - 1]!, ends[t]!, at - offsets[t]!]
       if (begin < 0) continue
       let c = from
-      while (c < to && charAt(lower, begin + c - from) === pieces.charCodeAt(c)) c++
+      while (c < to && charAt(lower, begin + c - from) === pieces[c]) c++
       if (c === to) add(entryOf[t]!)
     }
   }

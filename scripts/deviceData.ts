@@ -9,7 +9,8 @@
  * The file is DeviceFile.ts's layout. Its head: the source and its version, the parsers' gates, every brand in
  * Matomo's order of parsers ([name, gate or -1, model template or null]). Its sections: the top-level alternatives
  * of the brands' patterns, the long ones spread into pieces (`spread`, PatternFiling.ts), in order (`branch.brand`,
- * `branch.ends` in `branch.text`: a brand matches where one of its alternatives does), their `Filing`
+ * `branch.ends` in `branch.text`, in Latin-1 with other characters escaped: a brand matches where one of its
+ * alternatives does), their `Filing`
  * (PatternIndex.ts, `filing.*`), and each brand's block of models (`blocks`, ending at `blocks.ends`). Reading the
  * patterns for their texts (PatternTexts.ts) is done here, once, so the service only loads the result.
  */
@@ -17,7 +18,7 @@ import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
 import { deflateRawSync } from "node:zlib"
-import { codeUnits, filingSections, writeSections } from "../src/Tools/UserAgent/DeviceFile.ts"
+import { escaped, filingSections, latin1, writeSections } from "../src/Tools/UserAgent/DeviceFile.ts"
 import { branches, fileTexts, spread } from "../src/Tools/UserAgent/PatternFiling.ts"
 
 const outAt = process.argv.indexOf("--out")
@@ -104,8 +105,8 @@ const file = writeSections(
   { source, stamp, gates, brands: brands.map(({ name, gate, entry }) => [name, gate, entry.model ?? null]) },
   {
     "branch.brand": Int32Array.from(alternatives, ([n]) => n),
-    "branch.ends": Int32Array.from(alternatives, ([, text]) => (end += text.length)),
-    "branch.text": codeUnits(alternatives.map(([, text]) => text).join("")),
+    "branch.ends": Int32Array.from(alternatives, ([, text]) => (end += escaped(text).length)),
+    "branch.text": latin1(escaped(alternatives.map(([, text]) => text).join(""))),
     ...filingSections(fileTexts(alternatives.map(([, text]) => text)), "filing."),
     "blocks.ends": Int32Array.from(blocks, (block) => (blockEnd += block.length)),
     blocks: Uint8Array.from(Buffer.concat(blocks))

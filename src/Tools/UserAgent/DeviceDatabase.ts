@@ -17,7 +17,7 @@ import { readFileSync } from "node:fs"
 import { inflateRawSync } from "node:zlib"
 import data from "../../../generated/devices.bin" with { type: "file" }
 import { allPatterns, devicePattern, modelName, RECENT, recentPatterns } from "./DevicePatterns.ts"
-import { filingOf, readSections, textOf } from "./DeviceFile.ts"
+import { filingOf, latin1Text, readSections } from "./DeviceFile.ts"
 import { type Compile, makePatternIndex, type PatternIndex } from "./PatternIndex.ts"
 import { finish, type Steps, Unbuilt } from "./Steps.ts"
 
@@ -70,13 +70,20 @@ function* load(): Steps<Database> {
   yield
   const sections = readSections<Head>(file)
   const head = sections.head
-  // the brands' blocks of models, deflated (0.8 MB), each inflated on its brand's first string
-  const [blocks, blockEnds] = [sections.u8("blocks"), sections.i32("blocks.ends")]
-  const block = (n: number) => inflateRawSync(blocks.subarray(n === 0 ? 0 : blockEnds[n - 1], blockEnds[n]))
+  // the brands' blocks of models, deflated (0.8 MB), each inflated on its brand's first string: not kept (each
+  // megabyte kept costs ~4 MB of peak RSS under load, DeviceFile.ts) but read from the file again when needed after
+  // the collector took them (brands come first in bursts, at start)
+  const [[from, to], blockEnds] = [sections.place("blocks"), sections.i32("blocks.ends")]
+  let blocks = new WeakRef(file.subarray(from, to))
+  const block = (n: number): Uint8Array => {
+    const all = blocks.deref() ?? readFileSync(data).subarray(from, to)
+    blocks = new WeakRef(all)
+    return inflateRawSync(all.subarray(n === 0 ? 0 : blockEnds[n - 1], blockEnds[n]))
+  }
   const brands = head.brands.map(([name, gate, model], n): Brand => ({ name, gate, model, n }))
   yield
-  const [brandOf, ends, text] = [sections.i32("branch.brand"), sections.i32("branch.ends"), sections.u16("branch.text")]
-  const alternatives = textOf(text)
+  const [brandOf, ends] = [sections.i32("branch.brand"), sections.i32("branch.ends")]
+  const alternatives = latin1Text(sections.u8("branch.text"))
   const source = (b: number): string => alternatives.slice(b === 0 ? 0 : ends[b - 1], ends[b])
   const regex = (brand: Brand): string => {
     const own: Array<string> = []

@@ -4,7 +4,6 @@
  * three of its characters, one that common browser words (Mozilla, AppleWebKit, Android, Build, ...) do not contain
  * and, of those, the one the fewest texts of the list share. The lookup that uses the filing is PatternIndex.ts.
  */
-import { codeUnits } from "./DeviceFile.ts"
 import type { Filing } from "./PatternIndex.ts"
 import { requiredTexts } from "./PatternTexts.ts"
 import { COMMON, gram, pair } from "./PatternWindows.ts"
@@ -121,11 +120,12 @@ export const fileTexts = (sources: ReadonlyArray<string>): Filing => {
     }
     starts.push(entries.length)
   }
+  const joined = pieces.join("")
   return {
     keys: Int32Array.from(keys),
     starts: Int32Array.from(starts),
     entries: Int32Array.from(entries),
-    pieces: codeUnits(pieces.join("")),
+    pieces: Uint8Array.from({ length: joined.length }, (_, i) => joined.charCodeAt(i) & 0xff),
     ends: Int32Array.from(ends),
     offsets: Uint8Array.from(offsets),
     always: Int32Array.from(always)

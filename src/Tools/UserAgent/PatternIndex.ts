@@ -24,8 +24,9 @@ export interface Filing {
   readonly starts: Int32Array
   /** each text's pattern (its entry's position in the list) */
   readonly entries: Int32Array
-  /** each text's piece (at most 12 characters around its key's window) as UTF-16 code units, one after the other */
-  readonly pieces: Uint16Array
+  /** each text's piece (at most 12 characters around its key's window), one after the other, each character's code
+   * cut to its low byte as in the keys */
+  readonly pieces: Uint8Array
   /** where each text's piece ends in `pieces` (it starts where the one before ends) */
   readonly ends: Int32Array
   /** where the key's window is in each text's piece */
@@ -76,16 +77,17 @@ export const makePatternIndex = <A>(
   }
   if (filing === undefined) return { first: (text, _lower, compile, accept) => scan(text, compile, accept), scan }
   const { keys, starts, entries: entryOf, pieces, ends, offsets, always } = filing
-  // a key's slot in an open-addressed table of twice as many slots as keys (a power of two), -1 where empty
+  // where each key is in `keys`, by an open-addressed table of twice as many slots as keys (a power of two), -1
+  // where empty
   const bits = Math.max(10, Math.ceil(Math.log2(keys.length * 2)))
   const slot = (key: number): number => Math.imul(key, 0x9e3779b1) >>> (32 - bits)
-  const [slotKey, slotAt] = [new Int32Array(1 << bits).fill(-1), new Int32Array(1 << bits)]
+  const slots = new Int32Array(1 << bits).fill(-1)
   keys.forEach((key, at) => {
     let s = slot(key)
-    while (slotKey[s] !== -1) s = (s + 1) & ((1 << bits) - 1)
-    ;[slotKey[s], slotAt[s]] = [key, at]
+    while (slots[s] !== -1) s = (s + 1) & ((1 << bits) - 1)
+    slots[s] = at
   })
-  // the string's character at `i`, `END` past its last one
+  // the code of the string's character at `i`, `END`'s past its last one
   const charAt = (lower: string, i: number): number => (i < lower.length ? lower.charCodeAt(i) : 0)
   // the candidates of the lookup under way (lookups of one index never nest), kept between lookups so that one
   // allocates next to nothing
@@ -102,16 +104,14 @@ export const makePatternIndex = <A>(
   // the entries whose text occurs whole at `at`, where its key's window does
   const lookUp = (lower: string, key: number, at: number): void => {
     let s = slot(key)
-    while (slotKey[s] !== key) {
-      if (slotKey[s] === -1) return
-      s = (s + 1) & ((1 << bits) - 1)
-    }
-    const k = slotAt[s]!
+    while (slots[s] !== -1 && keys[slots[s]!] !== key) s = (s + 1) & ((1 << bits) - 1)
+    const k = slots[s]!
+    if (k === -1) return
     for (let t = starts[k]!; t < starts[k + 1]!; t++) {
       const [from, to, begin] = [t === 0 ? 0 : ends[t - 1]!, ends[t]!, at - offsets[t]!]
       if (begin < 0) continue
       let c = from
-      while (c < to && charAt(lower, begin + c - from) === pieces[c]) c++
+      while (c < to && (charAt(lower, begin + c - from) & 0xff) === pieces[c]) c++
       if (c === to) add(entryOf[t]!)
     }
   }

@@ -77,6 +77,23 @@ describe("device vendor and name from the device database", () => {
     expect(parseUserAgent(ua).device).toMatchObject({ type: "Mobile", vendor: "Apple" })
   })
 
+  test("a brand first needed after the collector took the file's blocks still gets its models (smartphone-3.yml:8537)", async () => {
+    // the blocks are held weakly (a WeakRef's target is kept to the end of the job that read it), and read from the
+    // file again when gone
+    identifyDevice("Mozilla/5.0 (Linux; Android 14; SM-A536B) AppleWebKit/537.36")
+    await Bun.sleep(1)
+    Bun.gc(true)
+    await Bun.sleep(1)
+    const ua =
+      "Mozilla/5.0 (Linux; U; Android 4.2.2; fr-fr; DOOGEE-BIGBOY-DG600    Build/JDQ39) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30"
+    expect(identifyDevice(ua)).toEqual({ brand: "Doogee", name: "BIGBOY DG600" })
+  })
+
+  test("a pattern's character beyond Latin-1 matches as the package wrote it (OneClick's `X-music (?:S|Ⅲ|III)`)", () => {
+    for (const model of ["X-music Ⅲ", "X-MUSIC ⅲ"])
+      expect(identifyDevice(`Mozilla/5.0 (Linux; Android 4.4.2; ${model} Build/KOT49H)`)?.brand).toBe("OneClick")
+  })
+
   test("a string that names no device has no vendor and no name", () => {
     // curl's own string; Chrome 120 on Windows 10 as it sends it
     for (const ua of [

@@ -5,6 +5,7 @@
  * ~80 MB. So the service keeps the `RECENT` most recently used and compiles the others again when they come back; the
  * full scan that checks the index keeps them all.
  */
+import { LRUCache } from "lru-cache"
 import type { Compile } from "./PatternIndex.ts"
 
 /** A pattern as Matomo runs it: it starts a token (node-device-detector's getBaseRegExp). */
@@ -14,17 +15,17 @@ export const devicePattern = (source: string): RegExp =>
 /** How many compiled patterns the service keeps: ~4 MB. */
 export const RECENT = 1024
 
-/** A compile that keeps the `size` most recently used patterns (a Map's order is its recency). */
+/**
+ * A compile that keeps the `size` most recently used patterns, by lru-cache: a hit allocates nothing (given one
+ * options object for every call: `get`'s default is a new one), where a Map kept in recency order by a delete and a
+ * set on every hit made ~8 MB more peak RSS over 20,000 cold strings.
+ */
 export const recentPatterns = (size: number): Compile => {
-  const kept = new Map<string, RegExp>()
+  const kept = new LRUCache<string, RegExp>({ max: size })
+  const options = {}
   return (source) => {
-    let pattern = kept.get(source)
-    if (pattern !== undefined) kept.delete(source)
-    else {
-      pattern = devicePattern(source)
-      if (kept.size >= size) kept.delete(kept.keys().next().value!)
-    }
-    kept.set(source, pattern)
+    let pattern = kept.get(source, options)
+    if (pattern === undefined) kept.set(source, (pattern = devicePattern(source)), options)
     return pattern
   }
 }

@@ -5,6 +5,7 @@ import { dirname, join } from "node:path"
 import { identifyDevice, scanDevice } from "../../../src/Tools/UserAgent/DeviceDatabase.ts"
 import { parseUserAgent } from "../../../src/Tools/UserAgent/UserAgentNormalise.ts"
 import { makePatternIndex } from "../../../src/Tools/UserAgent/PatternIndex.ts"
+import { recentPatterns } from "../../../src/Tools/UserAgent/DevicePatterns.ts"
 import { branches, fileTexts, spread } from "../../../src/Tools/UserAgent/PatternFiling.ts"
 import { requiredTexts } from "../../../src/Tools/UserAgent/PatternTexts.ts"
 
@@ -164,6 +165,17 @@ describe("the index answers as a scan of every pattern in order", () => {
     expect(index.first(ua, ua.toLowerCase(), compile)?.match[1]).toBe("S9")
     expect(index.first("Android", "android", compile)?.entry).toBe("Android")
     expect(index.first("iPhone", "iphone", compile)).toBeUndefined()
+  })
+
+  test("the service keeps the most recently used compiled patterns and compiles the others again", () => {
+    const compile = recentPatterns(2)
+    const [samsung, pixel] = [compile("SM-A536B"), compile("Pixel 7")]
+    expect(compile("SM-A536B")).toBe(samsung)
+    compile("XQ-CT54") // the least recently used, Pixel 7's, goes
+    expect(compile("SM-A536B")).toBe(samsung)
+    const again = compile("Pixel 7")
+    expect(again).not.toBe(pixel)
+    expect(again.test("Mozilla/5.0 (Linux; Android 14; Pixel 7)")).toBe(true)
   })
 
   test("a long alternative is spread into pieces that match where it does", () => {

@@ -34,7 +34,7 @@ describe("the device database at start", () => {
           return { status: response.status, body: (await response.json()) as { data?: { device?: Device } } }
         }
       )
-      // a wage request every 5 ms for a second (the load takes ~10 ms of work) and until the parse is answered;
+      // a wage request every 5 ms for a second (the load takes ~7 ms of work) and until the parse is answered;
       // when each was sent and answered
       const wages: Array<Promise<readonly [number, number, number]>> = []
       while (parsed === undefined || performance.now() - begun < 1000) {

@@ -8,22 +8,30 @@ import type { Filing } from "./PatternIndex.ts"
 import { requiredTexts } from "./PatternTexts.ts"
 import { COMMON, gram, pair } from "./PatternWindows.ts"
 
-/** The top-level alternatives of a pattern (`a|b(c|d)` -> `a`, `b(c|d)`): each is shorter to run than the whole. */
-export const branches = (source: string): Array<string> => {
-  const out: Array<string> = []
-  let [depth, inClass, start] = [0, false, 0]
+/**
+ * A pattern's characters outside escapes and classes, each with its place and the depth of the groups around it (a
+ * `(` at the depth it opens from, a `)` at the one it closes back to).
+ */
+function* syntax(source: string): Generator<readonly [at: number, c: string, depth: number]> {
+  let [depth, inClass] = [0, false]
   for (let i = 0; i < source.length; i++) {
-    const c = source[i]
+    const c = source[i]!
     if (c === "\\") i++
     else if (inClass) inClass = c !== "]"
     else if (c === "[") inClass = true
-    else if (c === "(") depth++
-    else if (c === ")") depth--
-    else if (c === "|" && depth === 0) {
+    else yield [i, c, c === "(" ? depth++ : c === ")" ? --depth : depth]
+  }
+}
+
+/** The top-level alternatives of a pattern (`a|b(c|d)` -> `a`, `b(c|d)`): each is shorter to run than the whole. */
+export const branches = (source: string): Array<string> => {
+  const out: Array<string> = []
+  let start = 0
+  for (const [i, c, depth] of syntax(source))
+    if (c === "|" && depth === 0) {
       out.push(source.slice(start, i))
       start = i + 1
     }
-  }
   out.push(source.slice(start))
   return out
 }
@@ -38,14 +46,11 @@ export const branches = (source: string): Array<string> => {
 export const spread = (source: string, limit: number): Array<string> => {
   if (source.length <= limit || /\\[1-9k]/.test(source)) return [source]
   let best: { readonly open: number; readonly body: number; readonly close: number } | undefined
-  let [depth, inClass, open] = [0, false, 0]
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i]
-    if (c === "\\") i++
-    else if (inClass) inClass = c !== "]"
-    else if (c === "[") inClass = true
-    else if (c === "(" && depth++ === 0) open = i
-    else if (c === ")" && --depth === 0) {
+  let open = 0
+  for (const [i, c, depth] of syntax(source)) {
+    if (depth !== 0) continue
+    if (c === "(") open = i
+    else if (c === ")") {
       const body = source.startsWith("(?:", open) ? open + 3 : source[open + 1] === "?" ? -1 : open + 1
       const quantified = /^[?*+{]/.test(source.slice(i + 1, i + 2))
       if (body !== -1 && !quantified && (best === undefined || i - body > best.close - best.body))

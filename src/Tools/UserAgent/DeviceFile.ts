@@ -1,5 +1,5 @@
 /**
- * The layout of `generated/devices.bin`, which scripts/deviceData.ts writes and DeviceDatabase.ts reads, and of each
+ * The layout of `generated/devices.bin`, which scripts/deviceData.ts writes and DeviceLoad.ts reads, and of each
  * brand's block in it: a line of JSON (the head), then typed sections, one after the other, in the writer's byte
  * order (little-endian on every platform Bun runs on). The reader copies each section out whole, with no parsing, so
  * the file itself is not kept: the index's numbers and texts read as JSON made ~5 MB of garbage at every load, and

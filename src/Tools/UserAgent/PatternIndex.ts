@@ -89,20 +89,8 @@ export const makePatternIndex = <A>(
   })
   // the code of the string's character at `i`, `END`'s past its last one
   const charAt = (lower: string, i: number): number => (i < lower.length ? lower.charCodeAt(i) : 0)
-  // the candidates of the lookup under way (lookups of one index never nest), kept between lookups so that one
-  // allocates next to nothing
-  let candidates = new Int32Array(64)
-  let count = 0
-  const add = (n: number): void => {
-    if (count === candidates.length) {
-      const more = new Int32Array(count * 2)
-      more.set(candidates)
-      candidates = more
-    }
-    candidates[count++] = n
-  }
   // the entries whose text occurs whole at `at`, where its key's window does
-  const lookUp = (lower: string, key: number, at: number): void => {
+  const lookUp = (lower: string, key: number, at: number, into: Array<number>): void => {
     let s = slot(key)
     while (slots[s] !== -1 && keys[slots[s]!] !== key) s = (s + 1) & ((1 << bits) - 1)
     const k = slots[s]!
@@ -112,7 +100,7 @@ export const makePatternIndex = <A>(
       if (begin < 0) continue
       let c = from
       while (c < to && (charAt(lower, begin + c - from) & 0xff) === pieces[c]) c++
-      if (c === to) add(entryOf[t]!)
+      if (c === to) into.push(entryOf[t]!)
     }
   }
   // by a window's first two characters (hashed into 4 KB): 1 if a pair may be filed under them, 2 if a
@@ -124,8 +112,7 @@ export const makePatternIndex = <A>(
     else opening[openingOf(key >>> 16, (key >>> 8) & 0xff)]! |= 2
   return {
     first: (text, lower, compile, accept) => {
-      count = 0
-      for (const n of always) add(n)
+      const candidates = [...always]
       // the windows' keys rolled along the string and its END, as `Filing` describes them
       const last = lower.length // END's place
       let c1 = charAt(lower, 0) & 0xff
@@ -134,14 +121,15 @@ export const makePatternIndex = <A>(
         c1 = charAt(lower, i + 1) & 0xff
         const open = opening[openingOf(c0, c1)]!
         if (open === 0) continue
-        if ((open & 1) !== 0) lookUp(lower, 0x1000000 | (c0 << 8) | c1, i)
-        if ((open & 2) !== 0 && i + 1 < last) lookUp(lower, (c0 << 16) | (c1 << 8) | (charAt(lower, i + 2) & 0xff), i)
+        if ((open & 1) !== 0) lookUp(lower, 0x1000000 | (c0 << 8) | c1, i, candidates)
+        if ((open & 2) !== 0 && i + 1 < last)
+          lookUp(lower, (c0 << 16) | (c1 << 8) | (charAt(lower, i + 2) & 0xff), i, candidates)
       }
       // in list order, each once
-      candidates.subarray(0, count).sort()
-      for (let c = 0; c < count; c++) {
+      candidates.sort((a, b) => a - b)
+      for (let c = 0; c < candidates.length; c++) {
         const n = candidates[c]!
-        if (c > 0 && n === candidates[c - 1]) continue
+        if (n === candidates[c - 1]) continue
         const entry = entries[n]!
         if (accept !== undefined && !accept(entry)) continue
         const match = compile(source(entry)).exec(text)

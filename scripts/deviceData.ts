@@ -109,7 +109,7 @@ const file = writeSections(
     "branch.text": latin1(escaped(alternatives.map(([, text]) => text).join(""))),
     ...filingSections(fileTexts(alternatives.map(([, text]) => text)), "filing."),
     "blocks.ends": Int32Array.from(blocks, (block) => (blockEnd += block.length)),
-    blocks: Uint8Array.from(Buffer.concat(blocks))
+    blocks: Buffer.concat(blocks)
   }
 )
 mkdirSync(dirname(OUT), { recursive: true })

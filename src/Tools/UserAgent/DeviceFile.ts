@@ -77,7 +77,7 @@ export const escaped = (text: string, wide = /[^\x00-\xff]/g): string =>
 /** A text all of Latin-1 as a section, a byte a character. */
 export const latin1 = (text: string): Uint8Array => {
   if (/[^\x00-\xff]/.test(text)) throw new Error("not Latin-1: escape it first")
-  return Uint8Array.from(Buffer.from(text, "latin1"))
+  return Buffer.from(text, "latin1")
 }
 
 /** The text of a section of Latin-1 bytes. */

@@ -141,6 +141,33 @@ describe("POST /v1/tools/user-agent-parser", () => {
     expect(value.details?.[0]?.path).toBe("headers.Sec-CH-UA")
   })
 
+  test("a Client Hint longer than its limit is a 400 naming the header; at the limit it is parsed", async () => {
+    const android = "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 Chrome/131.0.0.0 Mobile Safari/537.36"
+    const hinted = (headers: Record<string, string>) =>
+      app.post(UA_PATH, { operation: "parse", userAgent: android, headers })
+    const model = await errorOf(await hinted({ "Sec-CH-UA-Model": "DATANG ".repeat(2300) }), 400, "invalid_request")
+    expect(model.details).toEqual([{ path: "headers.Sec-CH-UA-Model", message: "must be at most 64 characters" }])
+    const list = await errorOf(await hinted({ "sec-ch-ua": '"A";v="1", '.repeat(60) }), 400, "invalid_request")
+    expect(list.details?.[0]?.path).toBe("headers.sec-ch-ua")
+    const other = await errorOf(await hinted({ "sec-ch-ua-future": "x".repeat(129) }), 400, "invalid_request")
+    expect(other.message).toBe("headers.sec-ch-ua-future must be at most 128 characters")
+    const atLimit = await hinted({ "sec-ch-ua-model": "M".repeat(64), accept: "x".repeat(1000) })
+    expect(atLimit.status).toBe(200)
+  })
+
+  test("a hinted model is text: replacement patterns in it cost nothing (the adversarial string answers at once)", async () => {
+    // `` $` `` copied the text before "; K)" once per pair: 32 copies of 2 KB for the device patterns to read
+    const userAgent = ("WAP " + "BOWAY ".repeat(400)).slice(0, 2036) + "9999; K)"
+    const started = performance.now()
+    const response = await app.post(UA_PATH, {
+      operation: "parse",
+      userAgent,
+      headers: { "sec-ch-ua-model": "$`".repeat(32) }
+    })
+    expect(response.status).toBe(200)
+    expect(performance.now() - started).toBeLessThan(2_000)
+  })
+
   test("generate options: an unknown value or a combination no browser has is a 400 naming the field", async () => {
     for (const [body, path] of [
       [{ operation: "generate", os: "BeOS" }, "os"],

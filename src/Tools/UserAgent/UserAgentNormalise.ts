@@ -96,7 +96,8 @@ export const parseUserAgent = (
   const mobileHint = hints["sec-ch-ua-mobile"]?.trim() === "?1"
   // as Matomo does: the model from sec-ch-ua-model in place of Android's reduced "K"
   const model = hints["sec-ch-ua-model"]?.trim().replace(/^"|"$/g, "")
-  const deviceText = model ? text.replace(/; K\)/, `; ${model})`) : text
+  // a function, so the model is inserted as it is: in a replacement string `$&` or `` $` `` would copy the text
+  const deviceText = model ? text.replace(/; K\)/, () => `; ${model})`) : text
   const info = normalise(text, isResult(refined) ? refined : result, {
     ...options,
     ...(mobileHint ? { mobileHint } : {}),

@@ -259,6 +259,14 @@ describe("client hints", () => {
     expect(info.os).toEqual({ name: "Android", version: "14.0.0" })
   })
 
+  test("a hinted model is inserted as it is: `$&` and `` $` `` are text, never replacement patterns", () => {
+    const seen: Array<string> = []
+    const devices = (text: string) => (seen.push(text), undefined)
+    parseUserAgent(ANDROID_K_PHONE, { "sec-ch-ua-model": '"X$`$&$1"' }, { devices })
+    expect(seen).toEqual([ANDROID_K_PHONE.replace("; K)", () => "; X$`$&$1)")])
+    expect(seen[0]!.length).toBe(ANDROID_K_PHONE.length - 1 + "X$`$&$1".length)
+  })
+
   test("header names in any case", () => {
     const info = parseUserAgent(CHROME_WINDOWS, {
       "Sec-CH-UA-Platform": '"Windows"',

@@ -5,16 +5,13 @@
  */
 import { Deferred, Effect } from "effect"
 import { type Steps, Unbuilt } from "./Steps.ts"
-import { SLICE_MS } from "./Traffic.ts"
+import { makeSlicer } from "./Slices.ts"
 
-/** Runs a load's steps, handing the event loop back once a slice has worked SLICE_MS. */
+/** Runs a load's steps, a slice at a time. */
 const runSteps = (steps: Steps<void>): Effect.Effect<void> =>
   Effect.gen(function* () {
-    let sliceEnds = performance.now() + SLICE_MS
-    for (;;) {
-      if (steps.next().done === true) return
-      if (performance.now() >= sliceEnds) (yield* Effect.yieldNow, (sliceEnds = performance.now() + SLICE_MS))
-    }
+    const slice = makeSlicer()
+    while (steps.next().done !== true) yield* slice
   })
 
 /** The loads of one service, and `answer`: what `attempt` gives, once the parts it asks for are loaded. */

@@ -1,15 +1,13 @@
 /**
  * The traffic data set (`user-agents`' 5 MB JSON file) turned into generation pools a slice at a time, yielding to the
  * event loop between slices: built at once it held every request of the process for 120-136 ms (one `JSON.parse` of
- * the file, then a parse of each of its ~950 distinct strings). A slice ends once it has worked SLICE_MS, so a
- * request arriving meanwhile waits for one slice at most, whether the code is still cold or already fast.
+ * the file, then a parse of each of its ~950 distinct strings).
  */
 import { Effect } from "effect"
+import { makeSlicer } from "./Slices.ts"
 import type { UserAgentInfo } from "./UserAgent.ts"
 import type { TrafficEntry } from "./UserAgentGenerate.ts"
 
-/** The work in one slice, in milliseconds (measured with `performance.now()`: a budget of work, not a time of day). */
-export const SLICE_MS = 2
 // Characters scanned between two looks at the budget.
 const SCAN_STEP = 16 * 1024
 
@@ -59,10 +57,8 @@ export const trafficEntries = (text: string): Effect.Effect<Array<TrafficEntry>>
   Effect.gen(function* () {
     const entries: Array<TrafficEntry> = []
     const scan = scanner(text, (json) => entries.push(...entryOf(json)))
-    let sliceEnds = performance.now() + SLICE_MS
-    for (let until = SCAN_STEP; scan(until); until += SCAN_STEP) {
-      if (performance.now() >= sliceEnds) (yield* Effect.yieldNow, (sliceEnds = performance.now() + SLICE_MS))
-    }
+    const slice = makeSlicer()
+    for (let until = SCAN_STEP; scan(until); until += SCAN_STEP) yield* slice
     return entries
   })
 
@@ -73,11 +69,11 @@ export const parseAll = (
 ): Effect.Effect<Map<string, UserAgentInfo>> =>
   Effect.gen(function* () {
     const parsed = new Map<string, UserAgentInfo>()
-    let sliceEnds = performance.now() + SLICE_MS
+    const slice = makeSlicer()
     for (const userAgent of userAgents) {
       if (parsed.has(userAgent)) continue
       parsed.set(userAgent, yield* parse(userAgent))
-      if (performance.now() >= sliceEnds) (yield* Effect.yieldNow, (sliceEnds = performance.now() + SLICE_MS))
+      yield* slice
     }
     return parsed
   })

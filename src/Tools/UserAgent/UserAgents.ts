@@ -14,6 +14,7 @@ import { InvalidRequest } from "../../Errors.ts"
 import type { UserAgentInfo } from "./UserAgent.ts"
 import { makeDeviceBuilds } from "./DeviceBuilds.ts"
 import { lookUpDevice } from "./DeviceDatabase.ts"
+import { makeSlicer } from "./Slices.ts"
 import { Unbuilt } from "./Steps.ts"
 import { parseAll, trafficEntries } from "./Traffic.ts"
 import { fill } from "./UserAgentFill.ts"
@@ -127,39 +128,40 @@ export class UserAgents extends Context.Service<
       }).pipe(Effect.withSpan("UserAgents.loadPools"))
       const pools = yield* Effect.cached(loadPools)
 
+      const cacheable = (headers?: Readonly<Record<string, string>>) => cache !== undefined && !hasClientHints(headers)
+      const cached = (userAgent: string, headers?: Readonly<Record<string, string>>): UserAgentInfo | undefined => {
+        const hit = cacheable(headers) ? cache?.get(userAgent) : undefined
+        if (hit !== undefined) cacheHits.updateUnsafe(1, registry)
+        return hit
+      }
       // The answer now, cached where it can be; or what part of the device database it waits for.
       const parseNow = (userAgent: string, headers?: Readonly<Record<string, string>>): UserAgentInfo | Unbuilt => {
-        const cacheable = cache !== undefined && !hasClientHints(headers)
-        if (cacheable) {
-          const cached = cache.get(userAgent)
-          if (cached !== undefined) {
-            cacheHits.updateUnsafe(1, registry)
-            return cached
-          }
-        }
-        const info = parseOrNeed(userAgent, cacheable ? undefined : headers)
-        if (cacheable && !(info instanceof Unbuilt)) {
-          cache.set(userAgent, info)
+        const info = parseOrNeed(userAgent, cacheable(headers) ? undefined : headers)
+        if (cacheable(headers) && !(info instanceof Unbuilt)) {
+          cache?.set(userAgent, info)
           cacheMisses.updateUnsafe(1, registry)
         }
         return info
       }
-      // No Effect.fn here: a span per parse would cost more than the cached parse itself. A parse that needs a part
-      // of the device database not built yet waits for it (others go on meanwhile): its answer never depends on when
-      // it came.
+      // Every uncached parse, of every request, takes its turn in one slicer: many costly parses at once hold other
+      // requests for a slice, not for all their work. A parse that needs a part of the device database not built yet
+      // waits for it: its answer never depends on when it came. No Effect.fn: a span would cost more than a hit.
+      const slice = makeSlicer()
+      const parseUncached = (userAgent: string, headers?: Readonly<Record<string, string>>) =>
+        Effect.andThen(
+          slice,
+          devices.answer(() => parseNow(userAgent, headers))
+        )
       const parse = (userAgent: string, headers?: Readonly<Record<string, string>>): Effect.Effect<UserAgentInfo> =>
-        devices.answer(() => parseNow(userAgent, headers))
-      // One Effect for the whole batch (an Effect a string would cost more than a cached parse), unless a string waits
-      // for the device database: then string by string, in order.
-      const parseMany = (userAgents: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<UserAgentInfo>> =>
         Effect.suspend(() => {
+          const hit = cached(userAgent, headers)
+          return hit === undefined ? parseUncached(userAgent, headers) : Effect.succeed(hit)
+        })
+      const parseMany = (userAgents: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<UserAgentInfo>> =>
+        Effect.gen(function* () {
           const answers: Array<UserAgentInfo> = []
-          for (const userAgent of userAgents) {
-            const info = parseNow(userAgent)
-            if (info instanceof Unbuilt) return Effect.forEach(userAgents, (each) => parse(each))
-            answers.push(info)
-          }
-          return Effect.succeed(answers)
+          for (const userAgent of userAgents) answers.push(cached(userAgent) ?? (yield* parseUncached(userAgent)))
+          return answers
         })
 
       // a wrong seed or a combination no browser has is answered without loading the data set

@@ -5,17 +5,15 @@
  */
 import { Deferred, Effect } from "effect"
 import { type Steps, Unbuilt } from "./Steps.ts"
-import { makeSlicer } from "./Slices.ts"
 
 /** Runs a load's steps, a slice at a time. */
-const runSteps = (steps: Steps<void>): Effect.Effect<void> =>
+const runSteps = (steps: Steps<void>, slice: Effect.Effect<void>): Effect.Effect<void> =>
   Effect.gen(function* () {
-    const slice = makeSlicer()
     while (steps.next().done !== true) yield* slice
   })
 
 /** The loads of one service, and `answer`: what `attempt` gives, once the parts it asks for are loaded. */
-export const makeDeviceBuilds = Effect.gen(function* () {
+export const makeDeviceBuilds = (slice: Effect.Effect<void>) => {
   const builds = new Map<Unbuilt, Deferred.Deferred<void>>()
   const built = (need: Unbuilt): Effect.Effect<void> =>
     Effect.suspend(() => {
@@ -23,7 +21,7 @@ export const makeDeviceBuilds = Effect.gen(function* () {
       if (known !== undefined) return Deferred.await(known)
       const done = Deferred.makeUnsafe<void>()
       builds.set(need, done)
-      const build = runSteps(need.steps()).pipe(Effect.withSpan("UserAgents.buildDeviceDatabase"))
+      const build = runSteps(need.steps(), slice).pipe(Effect.withSpan("UserAgents.buildDeviceDatabase"))
       return Effect.andThen(Effect.forkDetach(Deferred.into(build, done)), Deferred.await(done))
     })
   const answer = <A>(attempt: () => A | Unbuilt): Effect.Effect<A> =>
@@ -32,4 +30,4 @@ export const makeDeviceBuilds = Effect.gen(function* () {
       return result instanceof Unbuilt ? Effect.andThen(built(result), answer(attempt)) : Effect.succeed(result)
     })
   return { answer }
-})
+}

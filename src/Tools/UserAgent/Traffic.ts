@@ -4,7 +4,6 @@
  * the file, then a parse of each of its ~950 distinct strings).
  */
 import { Effect } from "effect"
-import { makeSlicer } from "./Slices.ts"
 import type { UserAgentInfo } from "./UserAgent.ts"
 import type { TrafficEntry } from "./UserAgentGenerate.ts"
 
@@ -53,11 +52,10 @@ const scanner = (text: string, found: (json: string) => void) => {
  * top-level objects, each parsed on its own. Cut to those two fields, the rest of the file is garbage as soon as the
  * slice is done.
  */
-export const trafficEntries = (text: string): Effect.Effect<Array<TrafficEntry>> =>
+export const trafficEntries = (text: string, slice: Effect.Effect<void>): Effect.Effect<Array<TrafficEntry>> =>
   Effect.gen(function* () {
     const entries: Array<TrafficEntry> = []
     const scan = scanner(text, (json) => entries.push(...entryOf(json)))
-    const slice = makeSlicer()
     for (let until = SCAN_STEP; scan(until); until += SCAN_STEP) yield* slice
     return entries
   })
@@ -65,11 +63,11 @@ export const trafficEntries = (text: string): Effect.Effect<Array<TrafficEntry>>
 /** Each distinct string's parse (which may itself wait, for the part of the device database it needs). */
 export const parseAll = (
   userAgents: Iterable<string>,
-  parse: (userAgent: string) => Effect.Effect<UserAgentInfo>
+  parse: (userAgent: string) => Effect.Effect<UserAgentInfo>,
+  slice: Effect.Effect<void>
 ): Effect.Effect<Map<string, UserAgentInfo>> =>
   Effect.gen(function* () {
     const parsed = new Map<string, UserAgentInfo>()
-    const slice = makeSlicer()
     for (const userAgent of userAgents) {
       if (parsed.has(userAgent)) continue
       parsed.set(userAgent, yield* parse(userAgent))

@@ -106,7 +106,9 @@ export class UserAgents extends Context.Service<
       const size = (yield* AppConfig).uaCacheSize
       const cache = size > 0 ? makeParseCache(size) : undefined
 
-      const devices = yield* makeDeviceBuilds
+      // one pause point for all of the service's costly work (Slices.ts)
+      const slice = makeSlicer()
+      const devices = makeDeviceBuilds(slice)
       // a parse without the cache, once the part of the device database it needs is built
       const parseFresh = (
         userAgent: string,
@@ -122,8 +124,8 @@ export class UserAgents extends Context.Service<
        */
       const loadPools = Effect.gen(function* () {
         const text = yield* Effect.promise(() => readFile(trafficFile as unknown as string, "utf8"))
-        const entries = yield* trafficEntries(text)
-        const parsed = yield* parseAll([...entries.map((entry) => entry.userAgent), ...fill], parseFresh)
+        const entries = yield* trafficEntries(text, slice)
+        const parsed = yield* parseAll([...entries.map((entry) => entry.userAgent), ...fill], parseFresh, slice)
         return buildPools(entries, (ua) => parsed.get(ua) ?? safeParse(ua))
       }).pipe(Effect.withSpan("UserAgents.loadPools"))
       const pools = yield* Effect.cached(loadPools)
@@ -146,7 +148,6 @@ export class UserAgents extends Context.Service<
       // Every uncached parse, of every request, takes its turn in one slicer: many costly parses at once hold other
       // requests for a slice, not for all their work. A parse that needs a part of the device database not built yet
       // waits for it: its answer never depends on when it came. No Effect.fn: a span would cost more than a hit.
-      const slice = makeSlicer()
       const parseUncached = (userAgent: string, headers?: Readonly<Record<string, string>>) =>
         Effect.andThen(
           slice,

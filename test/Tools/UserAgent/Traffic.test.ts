@@ -2,10 +2,11 @@ import { describe, expect, test } from "bun:test"
 import { readFileSync } from "node:fs"
 import { Effect } from "effect"
 import * as fc from "fast-check"
+import { makeSlicer } from "../../../src/Tools/UserAgent/Slices.ts"
 import { parseAll, trafficEntries } from "../../../src/Tools/UserAgent/Traffic.ts"
 import type { UserAgentInfo } from "../../../src/Tools/UserAgent/UserAgent.ts"
 
-const entries = (text: string) => Effect.runPromise(trafficEntries(text))
+const entries = (text: string) => Effect.runPromise(trafficEntries(text, makeSlicer()))
 const pick = (items: ReadonlyArray<{ userAgent?: unknown; weight?: unknown }>) =>
   items.flatMap(({ userAgent, weight }) =>
     typeof userAgent === "string" && typeof weight === "number" ? [{ userAgent, weight }] : []
@@ -40,7 +41,7 @@ describe("parseAll", () => {
   test("each distinct string once, in a map", async () => {
     const calls: Array<string> = []
     const parse = (ua: string) => Effect.sync(() => (calls.push(ua), { userAgent: ua }) as unknown as UserAgentInfo)
-    const parsed = await Effect.runPromise(parseAll(["a", "b", "a", "c", "b"], parse))
+    const parsed = await Effect.runPromise(parseAll(["a", "b", "a", "c", "b"], parse, makeSlicer()))
     expect(calls).toEqual(["a", "b", "c"])
     expect([...parsed.keys()]).toEqual(["a", "b", "c"])
   })

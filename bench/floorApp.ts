@@ -1,6 +1,6 @@
 /**
  * The framework's floor: the two tool endpoints and /health as a minimal Effect 4 HttpApi, with the service's own
- * schemas, services (`ToolsLive`) and handlers, and nothing else: no authentication, rate limit, body checks, error
+ * schemas, services and handlers, and nothing else: no authentication, rate limit, body checks, error
  * mapping, request log, metrics, request ids, drain or edge middleware. Served on `Bun.serve` through the framework's
  * own web handler (`HttpRouter.toWebHandler`, its logger off). What an Effect HttpApi costs per request before any
  * feature; `bun run bench` reports the service against it as well as against the bare-Bun baseline (`bench/floor.ts`
@@ -12,7 +12,6 @@ import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/h
 import { AppConfig } from "../src/Config.ts"
 import { UserAgentRequest, UserAgentResponse } from "../src/Tools/UserAgent/UserAgent.ts"
 import { assumptions, WageRequest, WageResponse } from "../src/Tools/Wage/Wage.ts"
-import { ToolsLive } from "../src/Tools/index.ts"
 import { UserAgents } from "../src/Tools/UserAgent/UserAgents.ts"
 import { answer } from "../src/Tools/UserAgent/index.ts"
 import { Wages } from "../src/Tools/Wage/Wages.ts"
@@ -60,7 +59,7 @@ const System = HttpApiBuilder.group(Api, "system", (handlers) =>
 /** The floor's application, served by `bench/floor.ts` and driven in process by `bench/ab.ts floor`. */
 export const FloorApp = HttpApiBuilder.layer(Api).pipe(
   Layer.provide([Tools, System]),
-  Layer.provide(ToolsLive),
+  Layer.provide([UserAgents.layer, Wages.layer]),
   // the defaults (a blank value is one), but for the parse cache's size
   Layer.provide(AppConfig.fromEnv({ UA_CACHE_SIZE: process.env.UA_CACHE_SIZE ?? "" })),
   Layer.provide(HttpServer.layerServices)

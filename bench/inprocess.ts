@@ -8,6 +8,8 @@ import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
+import { ToolsApi } from "../src/Api.ts"
+import { ApiRoutes } from "../src/Http/Routes.ts"
 import { requestLines } from "./workloads.ts"
 
 export const KEY = "bench-key-0123456789abcdef0123456789"
@@ -35,13 +37,16 @@ const bodies: Record<Exclude<Kind, "cold">, string> = {
 /** As `bun run bench` runs the service: the bench key, and a rate limit high enough never to bite. */
 const env = { API_KEYS: KEY, RATE_LIMIT_PER_MINUTE: "1000000000" }
 
-/** The log and the OTLP exporters as the server has them (a revision from before OTLP export: its logger alone). */
+/**
+ * The log and the OTLP exporters as the server has them, with the routes of the API served (a revision from before
+ * OTLP export: its logger alone, and this tree's routes, which its application, naming its own, does not read).
+ */
 const observability = async (src: string) => {
   const server: typeof import("../src/Platform/Server.ts") = await import(join(src, "Platform", "Server.ts"))
   if ("ObservabilityServed" in server) return server.ObservabilityServed
   const folder = existsSync(join(src, "Observability", "Logger.ts")) ? "Observability" : "Platform"
   const { LoggerLive }: typeof import("../src/Observability/Logger.ts") = await import(join(src, folder, "Logger.ts"))
-  return LoggerLive
+  return LoggerLive.pipe(Layer.provideMerge(ApiRoutes.layer(ToolsApi)))
 }
 
 /**

@@ -1,28 +1,36 @@
 /**
- * The contract as an HttpApi: endpoints, payloads, successes, errors, and the middleware every tool runs behind
- * (declared here, implemented in `Http/`). It imports contracts only, so a client or a test can use it without a
- * server, and a client bundle of it carries no parser, no data set and no server code.
+ * The contract as an HttpApi: every tool's group under /v1/tools behind the middleware it runs through (declared
+ * here, implemented in `Http/`), health beside them, the contract's errors on every route. It imports contracts
+ * only, so a client bundle of it carries no parser, no data set and no server code.
  */
-import { Context, Schema } from "effect"
+import { type Array as Arr, Context, Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
+import { describeAsServed } from "./ApiDocument.ts"
 import {
+  type InvalidRequest,
   InternalErrorWire,
   InvalidRequestWire,
   MethodNotAllowedWire,
   NotFoundWire,
+  type PayloadTooLarge,
   PayloadTooLargeWire,
   RateLimitedWire,
   ServiceUnavailableWire,
   UnauthorizedWire
 } from "./Errors.ts"
-import { describeAsServed } from "./ApiDocument.ts"
-import * as Contract from "./Tools/Contract.ts"
-import { contracts } from "./Tools/Contracts.ts"
+import { UserAgentGroup } from "./Tools/UserAgent/Contract.ts"
+import { WageGroup } from "./Tools/Wage/Contract.ts"
 
 /** Who is calling: a known API key, named by its digest, never by its text (`key_<8 hex>`), and its bucket. */
 export class CurrentCaller extends Context.Service<CurrentCaller, { readonly id: string; readonly bucket: string }>()(
   "app/CurrentCaller"
 ) {}
+
+/** The body as `RequestBody` judged it: the JSON object it holds, or why it is refused. */
+export class Body extends Context.Service<
+  Body,
+  { readonly json: object } | { readonly refused: InvalidRequest | PayloadTooLarge }
+>()("app/Body") {}
 
 /**
  * The API key: provides the caller, or answers 401 (429 once the client's address is over its failed-authentication
@@ -41,15 +49,16 @@ export class Authentication extends HttpApiMiddleware.Service<Authentication, { 
 ) {}
 
 /** The body, read within the size limit and judged: a JSON object of bounded depth with the endpoint's fields. */
-export class RequestBody extends HttpApiMiddleware.Service<RequestBody>()("app/RequestBody") {}
+export class RequestBody extends HttpApiMiddleware.Service<RequestBody, { provides: Body }>()("app/RequestBody") {}
 
 /**
  * The caller's token bucket: a request's tokens (one, or a batch's one a string), or 429, then the body's verdict
  * (400/413); the rate-limit headers on every answer to the caller.
  */
-export class RateLimit extends HttpApiMiddleware.Service<RateLimit, { requires: CurrentCaller }>()("app/RateLimit", {
-  error: [RateLimitedWire, InvalidRequestWire, PayloadTooLargeWire]
-}) {}
+export class RateLimit extends HttpApiMiddleware.Service<RateLimit, { requires: CurrentCaller | Body }>()(
+  "app/RateLimit",
+  { error: [RateLimitedWire, InvalidRequestWire, PayloadTooLargeWire] }
+) {}
 
 /**
  * A payload that does not match its schema becomes the contract's 400 instead of the framework's empty 400. It also
@@ -64,6 +73,9 @@ export class RequestErrors extends HttpApiMiddleware.Service<RequestErrors>()("a
  * command line): with the input in its issues, so an error can name the form a body was meant to be.
  */
 export const PAYLOAD_PARSE_OPTIONS = { reportInput: true } as const
+
+/** Where the tools are served: every route under it is behind the API key and the rate limit. */
+export const TOOLS_PREFIX = "/v1/tools"
 
 export const Health = Schema.Struct({ status: Schema.Literal("ok") }).annotate({ identifier: "Health" })
 
@@ -81,26 +93,17 @@ export class SystemGroup extends HttpApiGroup.make("system")
   ) {}
 
 /**
- * The API over a list of contracts: their endpoints in the `tools` group under /v1/tools, behind the API key, the
- * body checks and the rate limit (outermost first: the framework applies the last added outermost); health beside
- * them; the contract's errors on every route.
+ * The API over the tools' groups: under /v1/tools, behind the API key, the body checks and the rate limit
+ * (outermost first: the framework applies the last added outermost); health beside them; the contract's errors on
+ * every route.
  */
-export const makeApi = <const T extends Contract.Contracts>(contracts: T) =>
+export const makeApi = <const Tools extends Arr.NonEmptyReadonlyArray<HttpApiGroup.Constraint>>(...tools: Tools) =>
   HttpApi.make("tools-api")
-    .add(
-      HttpApiGroup.make("tools")
-        .add(...Contract.endpoints(contracts))
-        .middleware(RateLimit)
-        .middleware(RequestBody)
-        .middleware(Authentication)
-        .annotateMerge(
-          OpenApi.annotations({
-            title: "Tools",
-            description: "Authenticated, 100 requests per minute per key by default"
-          })
-        )
-    )
-    .prefix("/v1/tools")
+    .add(...tools)
+    .prefix(TOOLS_PREFIX)
+    .middleware(RateLimit)
+    .middleware(RequestBody)
+    .middleware(Authentication)
     .add(SystemGroup)
     .middleware(RequestErrors)
     .annotate(HttpApi.PayloadParseOptions, PAYLOAD_PARSE_OPTIONS)
@@ -109,12 +112,13 @@ export const makeApi = <const T extends Contract.Contracts>(contracts: T) =>
         title: "Tools API",
         version: "1.0.0",
         description:
-          "A user-agent parser/generator and a wage estimator. Every error has one shape: " +
+          "A user-agent parser/generator and a wage estimator. Every tool needs an API key and is rate limited " +
+          "(100 requests a minute per key by default). Every error has one shape: " +
           "`{ success: false, error: { code, message, details? } }`.",
         license: { name: "AGPL-3.0-or-later", url: "https://www.gnu.org/licenses/agpl-3.0.html" },
         transform: describeAsServed
       })
     )
 
-/** The API the service serves: every tool's contract (`Tools/Contracts.ts`). */
-export const ToolsApi = makeApi(contracts)
+/** The API the service serves: the tools, one line each (each tool's handlers are in its folder's `index.ts`). */
+export const ToolsApi = makeApi(UserAgentGroup, WageGroup)

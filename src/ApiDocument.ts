@@ -6,52 +6,54 @@
  */
 import * as RateLimitHeaders from "./RateLimit/Headers.ts"
 
-type Json = Record<string, any>
+type Node = { [key: string]: unknown }
+
+const isNode = (value: unknown): value is Node => typeof value === "object" && value !== null && !Array.isArray(value)
+/** The object at `value`, or an empty one standing in for a part the document lacks. */
+const node = (value: unknown): Node => (isNode(value) ? value : {})
+const children = (value: unknown): Array<Node> => Object.values(node(value)).filter(isNode)
+const members = (schema: Node): Array<Node> =>
+  [schema.anyOf, schema.oneOf].flatMap((list) => (Array.isArray(list) ? list.filter(isNode) : []))
 
 const REF = "#/components/schemas/"
+const refName = (schema: Node): string | undefined =>
+  typeof schema.$ref === "string" && schema.$ref.startsWith(REF) ? schema.$ref.slice(REF.length) : undefined
 
-const operations = (spec: Json): Array<[path: string, operation: Json]> =>
-  Object.entries<Json>(spec.paths ?? {}).flatMap(([path, item]) =>
-    Object.values<Json>(item).map((operation) => [path, operation] as [string, Json])
-  )
+const operations = (spec: Node): Array<Node> => children(spec.paths).flatMap(children)
+const requestMedia = (operation: Node): Array<Node> => children(node(operation.requestBody).content)
 
 /** The component schemas a request body refers to, with the members of a union among them. */
-const requestSchemas = (spec: Json): Set<string> => {
+const requestSchemas = (spec: Node, schemas: Node): Set<string> => {
   const names = new Set<string>()
-  const visit = (schema: Json | undefined) => {
-    if (typeof schema?.$ref === "string" && schema.$ref.startsWith(REF)) {
-      const name = schema.$ref.slice(REF.length)
-      if (names.has(name)) return
+  const visit = (schema: Node) => {
+    const name = refName(schema)
+    if (name !== undefined && !names.has(name)) {
       names.add(name)
-      visit(spec.components?.schemas?.[name])
+      visit(node(schemas[name]))
     }
-    for (const member of [...(schema?.anyOf ?? []), ...(schema?.oneOf ?? [])]) visit(member)
+    for (const member of members(schema)) visit(member)
   }
-  for (const [, operation] of operations(spec)) {
-    for (const media of Object.values<Json>(operation.requestBody?.content ?? {})) visit(media.schema)
-  }
+  for (const operation of operations(spec)) for (const media of requestMedia(operation)) visit(node(media.schema))
   return names
 }
 
 /** `{ "not": {} }`, the JSON Schema of a `Never` field. */
-const isNothing = (schema: Json): boolean =>
-  Object.keys(schema).length === 1 && typeof schema.not === "object" && Object.keys(schema.not).length === 0
+const isNothing = (schema: unknown): boolean =>
+  isNode(schema) && Object.keys(schema).length === 1 && isNode(schema.not) && Object.keys(schema.not).length === 0
 
 /**
  * A request schema as the service reads it: a field that must be absent as JSON Schema's `false`, which generators
  * read as "no such field"; the same for the forms of a union written inline.
  */
-const asRequest = (schema: Json): void => {
-  for (const [name, property] of Object.entries<Json>(schema.properties ?? {})) {
-    if (isNothing(property)) schema.properties[name] = false
-  }
-  for (const member of [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])])
-    if (member.$ref === undefined) asRequest(member)
+const asRequest = (schema: Node): void => {
+  const properties = node(schema.properties)
+  for (const name in properties) if (isNothing(properties[name])) properties[name] = false
+  for (const member of members(schema)) if (member.$ref === undefined) asRequest(member)
 }
 
 const text = { type: "string" }
 /** Each response header by its name; its component in the document is the name without dashes. */
-const HEADERS: Record<string, Json> = {
+const HEADERS: Record<string, object> = {
   "X-Request-Id": { description: "The request's id: the client's own if sane, else a new one", schema: text },
   ...RateLimitHeaders.DOCUMENTED,
   "WWW-Authenticate": { description: 'The scheme to use: `Bearer realm="tools-api"`', schema: text },
@@ -59,11 +61,11 @@ const HEADERS: Record<string, Json> = {
 }
 const component = (header: string) => header.replace(/-/g, "")
 
-/** The headers a response of this status on this path carries. */
-const headersOf = (path: string, status: string): Array<string> => {
+/** The headers a response of this status carries, on an operation behind the API key (`keyed`) or not. */
+const headersOf = (keyed: boolean, status: string): Array<string> => {
   const names = ["X-Request-Id"]
-  // a known caller's /v1 answers, 429 included, say where it stands; a 401 or an address's 429 has no key to count
-  if (path.startsWith("/v1/") && !["401", "404", "405", "503"].includes(status)) names.push(...RateLimitHeaders.NAMES)
+  // a known caller's answers, 429 included, say where it stands; a 401 or an address's 429 has no key to count
+  if (keyed && !["401", "404", "405", "503"].includes(status)) names.push(...RateLimitHeaders.NAMES)
   if (status === "429") names.push(RateLimitHeaders.RETRY_AFTER)
   if (status === "401") names.push("WWW-Authenticate")
   if (status === "405") names.push("Allow")
@@ -71,40 +73,40 @@ const headersOf = (path: string, status: string): Array<string> => {
 }
 
 /** A request body's examples, named by what they do, from its schema's own `examples`. */
-const requestExamples = (spec: Json, schema: Json | undefined): Json | undefined => {
-  const name = typeof schema?.$ref === "string" ? schema.$ref.slice(REF.length) : undefined
-  const examples: Array<Json> | undefined = name === undefined ? undefined : spec.components?.schemas?.[name]?.examples
-  if (examples === undefined || examples.length === 0) return undefined
-  const named: Json = {}
-  for (const value of examples) {
-    const base = value.operation ?? Object.keys(value)[0]
+const requestExamples = (schemas: Node, schema: Node): Node | undefined => {
+  const name = refName(schema)
+  const examples = name === undefined ? undefined : node(schemas[name]).examples
+  if (!Array.isArray(examples) || examples.length === 0) return undefined
+  const named: Record<string, { value: Node }> = {}
+  for (const value of examples.filter(isNode)) {
+    const base = String(value.operation ?? Object.keys(value)[0])
     // a second form of one operation is named by the first field the first form lacks: "parse userAgents"
     const first = named[base]?.value
-    const name = first === undefined ? base : `${base} ${Object.keys(value).find((key) => !(key in first))}`
-    named[name] = { value }
+    named[first === undefined ? base : `${base} ${Object.keys(value).find((key) => !(key in first))}`] = { value }
   }
   return named
 }
 
-export const describeAsServed = (spec: Json): Json => {
-  const schemas = spec.components?.schemas ?? {}
-  for (const name of requestSchemas(spec)) if (schemas[name] !== undefined) asRequest(schemas[name])
-  spec.components.headers = Object.fromEntries(
-    Object.entries(HEADERS).map(([name, header]) => [component(name), header])
-  )
+export const describeAsServed = (spec: Record<string, unknown>): Record<string, unknown> => {
+  const components = node(spec.components)
+  const schemas = node(components.schemas)
+  for (const name of requestSchemas(spec, schemas)) if (isNode(schemas[name])) asRequest(schemas[name])
+  components.headers = Object.fromEntries(Object.entries(HEADERS).map(([name, header]) => [component(name), header]))
   // as the IANA registry spells it: Scalar's "Test Request" only offers a token field for a lower-case `bearer`
-  for (const scheme of Object.values<Json>(spec.components.securitySchemes ?? {})) {
+  for (const scheme of children(components.securitySchemes)) {
     if (typeof scheme.scheme === "string") scheme.scheme = scheme.scheme.toLowerCase()
   }
-  spec.info.contact = { name: "Tools API", url: "https://www.gnu.org/licenses/agpl-3.0.html#section13" }
-  for (const [path, operation] of operations(spec)) {
-    for (const media of Object.values<Json>(operation.requestBody?.content ?? {})) {
-      const examples = requestExamples(spec, media.schema)
+  node(spec.info).contact = { name: "Tools API", url: "https://www.gnu.org/licenses/agpl-3.0.html#section13" }
+  for (const operation of operations(spec)) {
+    for (const media of requestMedia(operation)) {
+      const examples = requestExamples(schemas, node(media.schema))
       if (examples !== undefined) media.examples = examples
     }
-    for (const [status, response] of Object.entries<Json>(operation.responses ?? {})) {
-      response.headers = Object.fromEntries(
-        headersOf(path, status).map((name) => [name, { $ref: `#/components/headers/${component(name)}` }])
+    const keyed = Array.isArray(operation.security) && operation.security.length > 0
+    const responses = node(operation.responses)
+    for (const status in responses) {
+      node(responses[status]).headers = Object.fromEntries(
+        headersOf(keyed, status).map((name) => [name, { $ref: `#/components/headers/${component(name)}` }])
       )
     }
   }

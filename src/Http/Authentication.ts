@@ -1,10 +1,11 @@
 /**
- * The API key (the `Authentication` middleware of `Api.ts`): a known key provides its caller to the steps after it;
- * no usable key is a 401 with `WWW-Authenticate`, or a 429 with `Retry-After` once the client's address is over
- * its failed-authentication budget. Runs before the body is read, so a request without a key never gets a 400.
+ * The API key (the `Authentication` middleware of `Api.ts`): a known key provides its caller to the steps after it
+ * and names it on the request's log line; no usable key is a 401 with `WWW-Authenticate`, or a 429 with
+ * `Retry-After` once the client's address is over its failed-authentication budget. Runs before the body is read,
+ * so a request without a key never gets a 400.
  */
 import { Effect, Layer, Redacted } from "effect"
-import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpServerRequest } from "effect/http"
 import { Authentication, CurrentCaller } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
 import { RateLimited, Unauthorized } from "../Errors.ts"
@@ -14,28 +15,10 @@ import * as RateLimitHeaders from "../RateLimit/Headers.ts"
 import { RateLimiter } from "../RateLimit/RateLimiter.ts"
 import { ApiKeyStore } from "../Services/ApiKeyStore.ts"
 import { clientAddress, PeerAddress } from "./ClientAddress.ts"
+import { RequestLog } from "./RequestLog.ts"
+import { respondWith, seconds } from "./Respond.ts"
 
 const REALM = 'Bearer realm="tools-api"'
-
-/**
- * The bearer credential as the framework's `HttpApiSecurity.bearer` reads it for this middleware (RFC 9110: the
- * scheme in any case, then one or more spaces), without an Effect: the edge's log line names the caller by it.
- */
-export const bearerCredential = (authorization: string | undefined): string => {
-  if (authorization === undefined || authorization.length <= 7 || authorization.charCodeAt(6) !== 32) return ""
-  if (authorization.slice(0, 6).toLowerCase() !== "bearer") return ""
-  let start = 7
-  while (authorization.charCodeAt(start) === 32) start++
-  return authorization.slice(start)
-}
-
-export const seconds = (n: number) => `${n} second${n === 1 ? "" : "s"}`
-
-/** Adds `headers` to this request's response, whatever it turns out to be (an error's included). */
-export const respondWith = (headers: Record<string, string>) =>
-  HttpEffect.appendPreResponseHandler((_request, response) =>
-    Effect.succeed(HttpServerResponse.setHeaders(response, headers))
-  )
 
 export const AuthenticationLive = Layer.effect(
   Authentication,
@@ -77,7 +60,10 @@ export const AuthenticationLive = Layer.effect(
         const key = Redacted.value(credential)
         const caller = key === "" ? undefined : keys.authenticate(key)
         if (caller === undefined) return refuse(key !== "")
-        return Effect.provideService(traced.caller(caller.id, httpEffect), CurrentCaller, caller)
+        return Effect.flatMap(RequestLog, (log) => {
+          log.caller(caller.id)
+          return Effect.provideService(traced.caller(caller.id, httpEffect), CurrentCaller, caller)
+        })
       }
     })
   })

@@ -32,7 +32,7 @@ export const corsHeaders = (origins: CorsOrigins, origin: string | undefined): R
   return { "access-control-allow-origin": allow, vary: "Origin", "access-control-expose-headers": EXPOSED }
 }
 
-/** The 204 answer to an allowed origin's preflight on an API path; undefined when the request is not one. */
+/** The 204 answer to an allowed origin's preflight on a tool's path; undefined when the request is not one. */
 export const preflight = (
   origins: CorsOrigins,
   routes: Routes,
@@ -42,14 +42,13 @@ export const preflight = (
 ): HttpServerResponse.HttpServerResponse | undefined => {
   if (method !== "OPTIONS" || headers["access-control-request-method"] === undefined) return undefined
   const allow = allowed(origins, headers.origin)
-  const route = routes.routeOf(path)
-  if (allow === undefined || route === undefined || !route.startsWith("/v1/")) return undefined
+  if (allow === undefined || !routes.isTool(path)) return undefined
   return HttpServerResponse.empty({
     status: 204,
     headers: {
       "access-control-allow-origin": allow,
       vary: "Origin",
-      "access-control-allow-methods": (routes.known.get(route) ?? ["POST"]).join(", "),
+      "access-control-allow-methods": (routes.methodsOf(path) ?? []).join(", "),
       "access-control-allow-headers": ALLOWED_HEADERS,
       "access-control-max-age": "600"
     }

@@ -4,7 +4,7 @@
  * 0.8 MB, and its links are relative, so it works behind a proxy that serves the API under a path prefix.
  */
 import { HttpRouter, HttpServerResponse } from "effect/http"
-import { FAVICON } from "./Docs.ts"
+import { FAVICON } from "./Documents.ts"
 import { HOME_PATH } from "./Routes.ts"
 
 const PAGE = `<!doctype html>

@@ -3,7 +3,7 @@
  * 404 and 405 (with `Allow`), CORS and the metrics' route labels follow the API definition without a second list.
  */
 import { Context, Layer } from "effect"
-import { HttpApi } from "effect/http-api"
+import { HttpApi, type HttpApiGroup, HttpApiMiddleware } from "effect/http-api"
 
 export const HOME_PATH = "/"
 export const OPENAPI_PATH = "/openapi.json"
@@ -26,33 +26,52 @@ const canonical = (path: string): string => {
   return text.toLowerCase()
 }
 
-/** The API served and its routes: path to methods, and the route a request path reaches. */
 export interface Routes {
-  readonly api: HttpApi.HttpApi<string, any>
-  readonly known: ReadonlyMap<string, ReadonlyArray<string>>
   /**
    * The known route a request path reaches, matched the way the router matches (`//v1/tools/wage-estimator/` is
    * served as `/v1/tools/wage-estimator`), so its 405, `Allow` and metrics label agree with what the router serves.
    */
   readonly routeOf: (path: string) => string | undefined
+  /** The methods of the route a request path reaches. */
+  readonly methodsOf: (path: string) => ReadonlyArray<string> | undefined
+  /** Whether a request path reaches a tool: an endpoint behind the API key. */
+  readonly isTool: (path: string) => boolean
 }
 
-export const makeRoutes = (api: HttpApi.HttpApi<string, any>): Routes => {
+export const makeRoutes = <Id extends string, Groups extends HttpApiGroup.Constraint>(
+  api: HttpApi.HttpApi<Id, Groups>
+): Routes => {
   const known = new Map<string, Array<string>>()
+  const tools = new Set<string>()
   const add = (path: string, method: string) => known.set(path, [...(known.get(path) ?? []), method])
   HttpApi.reflect(api, {
     onGroup: () => {},
-    onEndpoint: ({ endpoint }) => add(endpoint.path, endpoint.method)
+    onEndpoint: ({ endpoint, middleware }) => {
+      add(endpoint.path, endpoint.method)
+      if ([...middleware].some(HttpApiMiddleware.isSecurity)) tools.add(endpoint.path)
+    }
   })
   for (const path of [HOME_PATH, OPENAPI_PATH, DOCS_PATH, METRICS_PATH]) add(path, "GET")
   const byCanonical = new Map([...known.keys()].map((path) => [canonical(path), path]))
-  return { api, known, routeOf: (path) => (known.has(path) ? path : byCanonical.get(canonical(path))) }
+  const routeOf = (path: string) => (known.has(path) ? path : byCanonical.get(canonical(path)))
+  return {
+    routeOf,
+    methodsOf: (path) => {
+      const route = routeOf(path)
+      return route === undefined ? undefined : known.get(route)
+    },
+    isTool: (path) => {
+      const route = routeOf(path)
+      return route !== undefined && tools.has(route)
+    }
+  }
 }
 
-/** The routes of the API being served, for the edge, CORS, metrics and the documents. */
+/** The routes of the API being served, for the edge, CORS, metrics and traces. */
 export class ApiRoutes extends Context.Service<ApiRoutes, Routes>()("app/ApiRoutes") {
-  static readonly layer = (api: HttpApi.HttpApi<string, any>): Layer.Layer<ApiRoutes> =>
-    Layer.succeed(ApiRoutes, makeRoutes(api))
+  static readonly layer = <Id extends string, Groups extends HttpApiGroup.Constraint>(
+    api: HttpApi.HttpApi<Id, Groups>
+  ): Layer.Layer<ApiRoutes> => Layer.succeed(ApiRoutes, makeRoutes(api))
 }
 
 /** A request target's path: up to its query, or a fragment a raw client sent (`#` never reaches a route). */

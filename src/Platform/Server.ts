@@ -6,13 +6,11 @@ import { Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
 import { ToolsApi } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
-import { MaxBodySizeLive } from "../Http/RequestBody.ts"
 import { ApiRoutes } from "../Http/Routes.ts"
 import { HttpLive } from "../Http.ts"
 import { ApiKeyStore } from "../Services/ApiKeyStore.ts"
 import { Drain } from "../Services/Drain.ts"
 import { RateLimiterLive } from "../RateLimit/RateLimiter.ts"
-import { ToolsLive } from "../Tools/index.ts"
 import * as BunServer from "./BunServer.ts"
 import { ObservabilityLive } from "../Observability/Otlp.ts"
 import { WorkerReadyLive } from "./Workers.ts"
@@ -59,16 +57,16 @@ const Started = Layer.unwrap(
   })
 )
 
-export const ServicesLive = Layer.mergeAll(ApiKeyStore.layer, RateLimiterLive, ToolsLive, Drain.layer)
+export const ServicesLive = Layer.mergeAll(ApiKeyStore.layer, RateLimiterLive, Drain.layer)
 
-/** The log and, when configured, OTLP export, its spans named by the routes of the API served. */
-export const ObservabilityServed = ObservabilityLive.pipe(Layer.provide(ApiRoutes.layer(ToolsApi)))
+/**
+ * The log and, when configured, OTLP export, its spans named by the routes of the API served; those routes, which
+ * the application also reads, are provided with it.
+ */
+export const ObservabilityServed = ObservabilityLive.pipe(Layer.provideMerge(ApiRoutes.layer(ToolsApi)))
 
 export const ServerLive = Layer.mergeAll(DrainOnShutdown, Started, ReloadKeysOnHangup).pipe(
-  // The server runs each request in its own context: the body limit is in it, as in the application's.
-  Layer.provide(
-    BunServer.layer(HttpLive.pipe(Layer.provide(HttpServer.layerServices))).pipe(Layer.provide(MaxBodySizeLive))
-  ),
+  Layer.provide(BunServer.layer(HttpLive.pipe(Layer.provide(HttpServer.layerServices)))),
   Layer.provide(ServicesLive),
   Layer.provide(ObservabilityServed),
   Layer.provide(AppConfig.layer)

@@ -1,9 +1,9 @@
-/** The tools the service serves: one line each, in the order of `Contracts.ts` (a test holds the two together). */
-import * as Tool from "./Tool.ts"
-import { UserAgentTool } from "./UserAgent/index.ts"
-import { WageTool } from "./Wage/index.ts"
+/**
+ * The tools served, one line each: each tool's handlers with its services. `Api.ts` lists their groups; the compiler
+ * refuses an API whose group has no handlers here.
+ */
+import { Layer } from "effect"
+import { UserAgentLive } from "./UserAgent/index.ts"
+import { WageLive } from "./Wage/index.ts"
 
-export const tools = [UserAgentTool, WageTool] as const
-
-/** Every tool's services, for the server and the tests alike. */
-export const ToolsLive = Tool.servicesLayer(tools)
+export const ToolsLive = Layer.mergeAll(UserAgentLive, WageLive)

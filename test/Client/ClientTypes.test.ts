@@ -16,23 +16,23 @@ import type { RateLimited } from "${ROOT}/src/Errors.ts"
 
 export const calls = Effect.gen(function* () {
   const client = yield* HttpApiClient.make(ToolsApi, { baseUrl: "http://localhost:3000" })
-  yield* client.tools.wageEstimator({ payload: { hourlyWage: 25 } })
-  yield* client.tools.wageEstimator({ payload: { annualSalary: 50000 } })
+  yield* client.wageEstimator({ payload: { hourlyWage: 25 } })
+  yield* client.wageEstimator({ payload: { annualSalary: 50000 } })
   // @ts-expect-error neither field
-  yield* client.tools.wageEstimator({ payload: {} })
+  yield* client.wageEstimator({ payload: {} })
   // @ts-expect-error both fields
-  yield* client.tools.wageEstimator({ payload: { hourlyWage: 25, annualSalary: 50000 } })
+  yield* client.wageEstimator({ payload: { hourlyWage: 25, annualSalary: 50000 } })
   // @ts-expect-error a string is not an amount
-  yield* client.tools.wageEstimator({ payload: { hourlyWage: "25" } })
-  yield* client.tools.userAgentParser({ payload: { operation: "generate" } })
-  yield* client.tools.userAgentParser({ payload: { operation: "generate", count: 5, seed: 1 } })
-  yield* client.tools.userAgentParser({ payload: { operation: "parse", userAgents: ["curl/8.5.0"] } })
+  yield* client.wageEstimator({ payload: { hourlyWage: "25" } })
+  yield* client.userAgentParser({ payload: { operation: "generate" } })
+  yield* client.userAgentParser({ payload: { operation: "generate", count: 5, seed: 1 } })
+  yield* client.userAgentParser({ payload: { operation: "parse", userAgents: ["curl/8.5.0"] } })
   // @ts-expect-error userAgent and userAgents both
-  yield* client.tools.userAgentParser({ payload: { operation: "parse", userAgent: "a", userAgents: ["b"] } })
+  yield* client.userAgentParser({ payload: { operation: "parse", userAgent: "a", userAgents: ["b"] } })
   // @ts-expect-error a count is a number
-  yield* client.tools.userAgentParser({ payload: { operation: "generate", count: "5" } })
+  yield* client.userAgentParser({ payload: { operation: "generate", count: "5" } })
   // @ts-expect-error not an operation
-  yield* client.tools.userAgentParser({ payload: { operation: "guess" } })
+  yield* client.userAgentParser({ payload: { operation: "guess" } })
 })
 
 declare const limited: RateLimited

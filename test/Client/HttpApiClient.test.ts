@@ -39,15 +39,15 @@ describe("HttpApiClient against a real server", () => {
   test("calls both endpoints and gets typed answers", async () => {
     const [parsed, generated, wage] = await withClient(KEY, (client) =>
       Effect.all([
-        client.tools.userAgentParser({
+        client.userAgentParser({
           payload: {
             operation: "parse",
             userAgent:
               "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
           }
         }),
-        client.tools.userAgentParser({ payload: { operation: "generate", browser: "Firefox", seed: 1 } }),
-        client.tools.wageEstimator({ payload: { annualSalary: 50000 } })
+        client.userAgentParser({ payload: { operation: "generate", browser: "Firefox", seed: 1 } }),
+        client.wageEstimator({ payload: { annualSalary: 50000 } })
       ])
     )
     // one result for one string; the type is the union of both forms (the client's type cannot follow the payload)
@@ -60,17 +60,17 @@ describe("HttpApiClient against a real server", () => {
 
   test("decodes the errors a server answers (401, 413, 429 with its retry time); refuses a bad payload itself", async () => {
     const tags = await withClient("not-the-key", (client) =>
-      failureTag(client.tools.wageEstimator({ payload: { hourlyWage: 1 } }))
+      failureTag(client.wageEstimator({ payload: { hourlyWage: 1 } }))
     )
     expect(tags).toBe("Unauthorized")
     const errors = await withClient(ERRORS_KEY, (client) =>
       Effect.all([
         // @ts-expect-error neither field: the payload type is one form or the other (tsc -p . checks this line)
-        failureTag(client.tools.wageEstimator({ payload: {} })),
+        failureTag(client.wageEstimator({ payload: {} })),
         // @ts-expect-error both fields
-        failureTag(client.tools.wageEstimator({ payload: { hourlyWage: 1, annualSalary: 2080 } })),
-        failureTag(client.tools.wageEstimator({ payload: { hourlyWage: -1 } })),
-        failureTag(client.tools.userAgentParser({ payload: { operation: "parse", userAgent: "a".repeat(600) } }))
+        failureTag(client.wageEstimator({ payload: { hourlyWage: 1, annualSalary: 2080 } })),
+        failureTag(client.wageEstimator({ payload: { hourlyWage: -1 } })),
+        failureTag(client.userAgentParser({ payload: { operation: "parse", userAgent: "a".repeat(600) } }))
       ])
     )
     // the client checks a payload against the schema before sending: neither form of the wage, both, or a value out
@@ -79,7 +79,7 @@ describe("HttpApiClient against a real server", () => {
     expect(errors).toEqual(["SchemaError", "SchemaError", "SchemaError", "PayloadTooLarge"])
     // five a minute: the sixth request is refused, and the error says when to come back
     const limited = await withClient(LIMITED_KEY, (client) =>
-      Effect.flip(Effect.repeat(client.tools.wageEstimator({ payload: { hourlyWage: 1 } }), { times: 5 }))
+      Effect.flip(Effect.repeat(client.wageEstimator({ payload: { hourlyWage: 1 } }), { times: 5 }))
     )
     expect(limited._tag).toBe("RateLimited")
     expect((limited as { retryAfterSeconds?: number }).retryAfterSeconds).toBeGreaterThanOrEqual(1)
@@ -116,7 +116,7 @@ describe("HttpApiClient decoding", () => {
       tags.push(
         await Effect.runPromise(
           HttpApiClient.make(ToolsApi, { baseUrl: "http://canned" }).pipe(
-            Effect.flatMap((client) => failureTag(client.tools.wageEstimator({ payload: { hourlyWage: 1 } }))),
+            Effect.flatMap((client) => failureTag(client.wageEstimator({ payload: { hourlyWage: 1 } }))),
             Effect.provide(Layer.succeed(HttpClient.HttpClient, canned))
           )
         )

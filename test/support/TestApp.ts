@@ -6,8 +6,8 @@ import { Clock, Console, Effect, Layer, References } from "effect"
 import type { LogLevel } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { AppConfig, type Env } from "../../src/Config.ts"
-import { makeApi, ToolsApi } from "../../src/Api.ts"
-import { makeHttp } from "../../src/Http.ts"
+import { ToolsApi } from "../../src/Api.ts"
+import { HttpLive, makeHttp } from "../../src/Http.ts"
 import { LoggerLive } from "../../src/Observability/Logger.ts"
 import { OtlpLive } from "../../src/Observability/Otlp.ts"
 import { ApiRoutes } from "../../src/Http/Routes.ts"
@@ -15,9 +15,9 @@ import { ApiKeyStore } from "../../src/Services/ApiKeyStore.ts"
 import { Drain } from "../../src/Services/Drain.ts"
 import { makeMemoryStore } from "../../src/RateLimit/MemoryStore.ts"
 import { RateLimiter } from "../../src/RateLimit/RateLimiter.ts"
-import { tools as allTools } from "../../src/Tools/index.ts"
-import * as Tool from "../../src/Tools/Tool.ts"
+import { UserAgentHandlers } from "../../src/Tools/UserAgent/index.ts"
 import type { UserAgents } from "../../src/Tools/UserAgent/UserAgents.ts"
+import { WageHandlers } from "../../src/Tools/Wage/index.ts"
 import type { Wages } from "../../src/Tools/Wage/Wages.ts"
 
 export const KEY = "test-key-0123456789abcdef"
@@ -30,9 +30,9 @@ export interface TestAppOptions {
   /** The rate limiter's cap on each table (keys, addresses). */
   readonly maxEntries?: number
   readonly env?: Env
-  /** The tools served (default: the service's own list), e.g. with a toy tool added. */
-  readonly tools?: Tool.Tools
-  /** Replace a service, e.g. one that dies, to reach the 500 path. */
+  /** The application and the routes of its API (default: the service's own), e.g. with a toy tool added. */
+  readonly served?: { readonly app: typeof HttpLive; readonly routes: Layer.Layer<ApiRoutes> }
+  /** Replace the tools' services, e.g. with one that dies, to reach the 500 path. */
   readonly services?: Layer.Layer<UserAgents | Wages>
   /** Logs are off unless a test asks for them. */
   readonly logLevel?: LogLevel.LogLevel
@@ -86,15 +86,20 @@ export const makeTestApp = (options: TestAppOptions = {}) => {
   const services = Layer.mergeAll(
     ApiKeyStore.fromKeys(options.keys ?? [KEY, OTHER_KEY]),
     Layer.succeed(RateLimiter, limiter),
-    Layer.succeed(Drain, drain),
-    options.services ?? Tool.servicesLayer(options.tools ?? allTools)
+    Layer.succeed(Drain, drain)
   ).pipe(Layer.provideMerge(config))
-  const api = options.tools === undefined ? ToolsApi : makeApi(Tool.contracts(options.tools))
-  const layer = makeHttp(api, options.tools ?? allTools).pipe(
+  const app =
+    options.served?.app ??
+    (options.services === undefined
+      ? HttpLive
+      : makeHttp(ToolsApi, Layer.mergeAll(UserAgentHandlers, WageHandlers).pipe(Layer.provide(options.services))))
+  const layer = app.pipe(
     Layer.provide(services),
     Layer.provide(HttpServer.layerServices),
     // Merged, not only provided: the handler runs each request in the context the layer outputs.
-    Layer.provideMerge(OtlpLive.pipe(Layer.provide([config, ApiRoutes.layer(api)]))),
+    Layer.provideMerge(
+      OtlpLive.pipe(Layer.provideMerge(options.served?.routes ?? ApiRoutes.layer(ToolsApi)), Layer.provide(config))
+    ),
     Layer.provideMerge(options.clock === undefined ? Layer.empty : Layer.succeed(Clock.Clock, options.clock)),
     Layer.provideMerge(
       options.logs === undefined

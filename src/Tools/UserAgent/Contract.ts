@@ -1,7 +1,7 @@
 /** The user-agent tool's contract: parse a User-Agent string, or generate a realistic, current one. */
-import { HttpApiEndpoint, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { InvalidRequestWire } from "../../Errors.ts"
-import * as Contract from "../Contract.ts"
+import { TokenCost } from "../TokenCost.ts"
 import { MAX_BATCH, UserAgentRequest, UserAgentResponse } from "./UserAgent.ts"
 
 /** A whole number from 1 to MAX_BATCH, else undefined. */
@@ -13,8 +13,7 @@ const batchSize = (n: unknown): number | undefined =>
  * A size the schema refuses (not an array or integer, 0, over 100), or `userAgents` beside `userAgent`, costs one,
  * as any other refused body does.
  */
-export const tokenCost = (body: unknown): number => {
-  if (typeof body !== "object" || body === null) return 1
+export const tokenCost = (body: object): number => {
   const { operation, userAgents, count } = body as Record<string, unknown>
   if (operation === "parse" && !("userAgent" in body))
     return (Array.isArray(userAgents) ? batchSize(userAgents.length) : undefined) ?? 1
@@ -27,7 +26,7 @@ export const UserAgentParser = HttpApiEndpoint.post("userAgentParser", "/user-ag
   success: UserAgentResponse,
   error: InvalidRequestWire
 })
-  .annotate(Contract.TokenCost, tokenCost)
+  .annotate(TokenCost, tokenCost)
   .annotateMerge(
     OpenApi.annotations({
       summary: "Parse a user agent, or generate a realistic one",
@@ -38,4 +37,8 @@ export const UserAgentParser = HttpApiEndpoint.post("userAgentParser", "/user-ag
     })
   )
 
-export const UserAgentContract = Contract.make({ endpoints: [UserAgentParser] })
+export class UserAgentGroup extends HttpApiGroup.make("userAgent", { topLevel: true })
+  .add(UserAgentParser)
+  .annotateMerge(
+    OpenApi.annotations({ title: "User agent", description: "Parse a User-Agent string, or generate one" })
+  ) {}

@@ -1,9 +1,9 @@
-/** The user-agent tool: its contract served by the parser and generator service. */
-import { Effect } from "effect"
+/** The user-agent tool's handlers: its group served by the parser and generator service. */
+import { Effect, Layer } from "effect"
 import { HttpServerResponse } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { ToolsApi } from "../../Api.ts"
 import type { InvalidRequest } from "../../Errors.ts"
-import * as Tool from "../Tool.ts"
-import { UserAgentContract } from "./Contract.ts"
 import type { UserAgentInfo, UserAgentRequest, UserAgentResponse } from "./UserAgent.ts"
 import { UserAgents } from "./UserAgents.ts"
 
@@ -25,17 +25,20 @@ export const answer = (
 
 /**
  * A batch's answer is written as it is (the framework sends a response a handler returns unencoded): encoding it
- * through its schema re-checks a hundred results the parser made and typed, and took about half of the request's
- * time (in process, a batch of 100 cached strings: 220 µs encoded, 120 µs written; bench/README.md). The results are
- * the same objects a single parse sends through the schema; tests hold the two answers equal.
+ * through its schema re-checks every result the parser made and typed, about half of the request's time
+ * (bench/README.md). The results are the same objects a single parse sends through the schema; tests hold the two
+ * answers equal.
  */
 const respond = (response: UserAgentResponse) =>
   Array.isArray(response.data) ? HttpServerResponse.jsonUnsafe(response) : response
 
-export const UserAgentTool = Tool.make({
-  contract: UserAgentContract,
-  handlers: UserAgents.useSync((userAgents): Tool.HandlersOf<typeof UserAgentContract> => ({
-    userAgentParser: ({ payload }) => Effect.map(answer(userAgents, payload), respond)
-  })),
-  layer: UserAgents.layer
-})
+export const UserAgentHandlers = HttpApiBuilder.group(
+  ToolsApi,
+  "userAgent",
+  Effect.fnUntraced(function* (handlers) {
+    const userAgents = yield* UserAgents
+    return handlers.handle("userAgentParser", ({ payload }) => Effect.map(answer(userAgents, payload), respond))
+  })
+)
+
+export const UserAgentLive = UserAgentHandlers.pipe(Layer.provide(UserAgents.layer))

@@ -1,7 +1,6 @@
 /** The wage tool's contract: an hourly wage or an annual salary across six pay periods. */
-import { HttpApiEndpoint, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { InvalidValueWire } from "../../Errors.ts"
-import * as Contract from "../Contract.ts"
 import { WageRequest, WageResponse } from "./Wage.ts"
 
 export const WageEstimator = HttpApiEndpoint.post("wageEstimator", "/wage-estimator", {
@@ -17,4 +16,6 @@ export const WageEstimator = HttpApiEndpoint.post("wageEstimator", "/wage-estima
   })
 )
 
-export const WageContract = Contract.make({ endpoints: [WageEstimator] })
+export class WageGroup extends HttpApiGroup.make("wage", { topLevel: true })
+  .add(WageEstimator)
+  .annotateMerge(OpenApi.annotations({ title: "Wage", description: "Hourly wage and annual salary, both ways" })) {}

@@ -1,16 +1,18 @@
-/** The wage tool: its contract served by the wage calculator, each amount read as written in the body. */
-import { Effect } from "effect"
-import * as Tool from "../Tool.ts"
-import { WageContract } from "./Contract.ts"
+/** The wage tool's handlers: its group served by the wage calculator, each amount read as written in the body. */
+import { Effect, Layer } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { ToolsApi } from "../../Api.ts"
 import { assumptions } from "./Wage.ts"
 import { Wages } from "./Wages.ts"
 import { inputOf } from "./Written.ts"
 
-export const WageTool = Tool.make({
-  contract: WageContract,
-  handlers: Wages.useSync((wages): Tool.HandlersOf<typeof WageContract> => ({
-    // The body was read and checked by the RequestBody middleware; the framework keeps the text, so this is no read.
-    wageEstimator: ({ payload, request }) =>
+export const WageHandlers = HttpApiBuilder.group(
+  ToolsApi,
+  "wage",
+  Effect.fnUntraced(function* (handlers) {
+    const wages = yield* Wages
+    // The framework keeps the body it read for the payload: the text again is no second read.
+    return handlers.handle("wageEstimator", ({ payload, request }) =>
       Effect.flatMap(Effect.orDie(request.text), (body) =>
         Effect.map(wages.estimate(inputOf(payload, body)), (estimates) => ({
           success: true as const,
@@ -18,6 +20,8 @@ export const WageTool = Tool.make({
           assumptions
         }))
       )
-  })),
-  layer: Wages.layer
-})
+    )
+  })
+)
+
+export const WageLive = WageHandlers.pipe(Layer.provide(Wages.layer))

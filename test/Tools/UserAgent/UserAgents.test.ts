@@ -2,15 +2,17 @@ import { describe, expect, test } from "bun:test"
 import { ConfigProvider, Context, Effect, Layer, Metric, Result } from "effect"
 import { AppConfig } from "../../../src/Config.ts"
 import { parseUserAgent } from "../../../src/Tools/UserAgent/UserAgentNormalise.ts"
-import { ToolsLive } from "../../../src/Tools/index.ts"
 import { UserAgents } from "../../../src/Tools/UserAgent/UserAgents.ts"
 
 const CHROME_WINDOWS =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
 
-/** The tools' services as the server builds them, with settings read from these environment variables. */
+/** The service as the server builds it, with settings read from these environment variables. */
 const layer = (env: Record<string, string> = {}) =>
-  ToolsLive.pipe(Layer.provide(AppConfig.layer), Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env }))))
+  UserAgents.layer.pipe(
+    Layer.provide(AppConfig.layer),
+    Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env })))
+  )
 
 const run = <A, E>(effect: Effect.Effect<A, E, UserAgents>, env?: Record<string, string>) =>
   Effect.runPromise(Effect.provide(effect, layer(env)))

@@ -67,8 +67,9 @@ const extract = async (rev: string): Promise<string> => {
     process.stderr.write(`ab: could not extract ${rev}: ${archive.stderr.toString()}\n`)
     process.exit(2)
   }
-  // src/ reaches one file of node_modules by a relative path (the user-agents data set): beside the extracted src/ too
+  // src/ reaches node_modules (the user-agents data set) and generated/ (the device database) by relative paths
   symlinkSync(join(ROOT, "node_modules"), join(extracted, "node_modules"))
+  symlinkSync(join(ROOT, "generated"), join(extracted, "generated"))
   return join(extracted, "src")
 }
 

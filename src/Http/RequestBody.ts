@@ -101,7 +101,15 @@ export const RequestBodyLive = Layer.effect(
           const message = `Content-Type must be application/json, got ${received}; send Content-Type: application/json (curl --json)`
           return judged({ refused: new InvalidRequest({ message }) })
         }
-        return Effect.matchEffect(Effect.provideService(request.text, HttpIncomingMessage.MaxBodySize, limit), {
+        // A declared length is Bun's to hold the body to: over the limit it is refused unread, within it read as it
+        // is; a body without one (chunked) is counted as it arrives, under the framework's limit.
+        const declared = request.headers["content-length"]
+        if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > maxBodyBytes) return judged(tooLarge)
+        const text =
+          declared !== undefined && /^\d+$/.test(declared)
+            ? request.text
+            : Effect.provideService(request.text, HttpIncomingMessage.MaxBodySize, limit)
+        return Effect.matchEffect(text, {
           onFailure: (error) =>
             judged(
               error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge"

@@ -26,10 +26,10 @@ export class CurrentCaller extends Context.Service<CurrentCaller, { readonly id:
   "app/CurrentCaller"
 ) {}
 
-/** The body as `RequestBody` judged it: the JSON object it holds, or why it is refused. */
+/** The body as `RequestBody` judged it: its text and the JSON object it holds, or why it is refused. */
 export class Body extends Context.Service<
   Body,
-  { readonly json: object } | { readonly refused: InvalidRequest | PayloadTooLarge }
+  { readonly text: string; readonly json: object } | { readonly refused: InvalidRequest | PayloadTooLarge }
 >()("app/Body") {}
 
 /**

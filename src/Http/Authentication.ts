@@ -4,7 +4,7 @@
  * `Retry-After` once the client's address is over its failed-authentication budget. Runs before the body is read,
  * so a request without a key never gets a 400.
  */
-import { Effect, Layer, Redacted } from "effect"
+import { Context, Effect, Layer, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { Authentication, CurrentCaller } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
@@ -60,8 +60,8 @@ export const AuthenticationLive = Layer.effect(
         const key = Redacted.value(credential)
         const caller = key === "" ? undefined : keys.authenticate(key)
         if (caller === undefined) return refuse(key !== "")
-        return Effect.flatMap(RequestLog, (log) => {
-          log.caller(caller.id)
+        return Effect.contextWith((context) => {
+          Context.get(context, RequestLog).caller(caller.id)
           return Effect.provideService(traced.caller(caller.id, httpEffect), CurrentCaller, caller)
         })
       }

@@ -4,7 +4,7 @@
  * errors (404, 405 with `Allow`, 500 for a defect, logged), adds the headers every response carries, counts and
  * logs the request.
  */
-import { Cause, Effect, Fiber, Schema, type Types } from "effect"
+import { Cause, Context, Effect, Fiber, Schema, type Types } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { AppConfig } from "../Config.ts"
 import {
@@ -99,7 +99,8 @@ export const EdgeLive = HttpRouter.middleware(
     return (
       httpEffect
     ): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest> =>
-      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      Effect.contextWith((context: Context.Context<HttpServerRequest.HttpServerRequest>) => {
+        const request = Context.get(context, HttpServerRequest.HttpServerRequest)
         const started = performance.now()
         const requestId = requestIdOf(request)
         const { line, write } = makeLine()

@@ -4,14 +4,14 @@
  * (`RateLimit/Headers.ts`).
  */
 import { Context, Effect, Layer } from "effect"
-import type { HttpServerRequest, HttpServerResponse } from "effect/http"
+import { type HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
 import { Body, CurrentCaller, RateLimit } from "../Api.ts"
 import { InvalidRequest, type PayloadTooLarge, RateLimited } from "../Errors.ts"
 import { countRateLimited } from "../Observability/Metrics.ts"
 import { TracedSteps } from "../Observability/Tracing.ts"
 import * as RateLimitHeaders from "../RateLimit/Headers.ts"
-import { RateLimiter } from "../RateLimit/RateLimiter.ts"
+import { type RateLimitDecision, RateLimiter } from "../RateLimit/RateLimiter.ts"
 import { TokenCost } from "../Tools/TokenCost.ts"
 import { respondWith, seconds } from "./Respond.ts"
 
@@ -39,33 +39,45 @@ export const RateLimitLive = Layer.effect(
         const body = Context.get(context, Body)
         const asked = costOf(body, endpoint)
         const cost = asked > limiter.capacity ? 1 : asked
-        const take = limiter.take(Context.get(context, CurrentCaller).bucket, cost)
-        return Effect.flatMap(traced.span("rate-limit", take), (decision) =>
-          Effect.clockWith(
-            (
-              clock
-            ): Effect.Effect<
-              HttpServerResponse.HttpServerResponse,
-              Effect.Error<typeof httpEffect> | RateLimited | InvalidRequest | PayloadTooLarge,
-              HttpServerRequest.HttpServerRequest
-            > => {
-              // on whatever the caller is answered, an error encoded later included
-              const headers = respondWith(RateLimitHeaders.headersOf(decision, clock.currentTimeMillisUnsafe()))
-              if (decision.allowed) {
-                if ("refused" in body) return Effect.andThen(headers, Effect.fail(body.refused))
-                if (asked > limiter.capacity) return Effect.andThen(headers, Effect.fail(overCapacity(asked)))
-                return Effect.andThen(headers, traced.span(`tool ${endpoint.identifier}`, httpEffect))
-              }
-              countRateLimited("key")
-              const needs = cost === 1 ? "" : ` (this request needs ${cost})`
-              const message = `Rate limit of ${decision.limit} requests per minute exceeded${needs}; retry in ${seconds(decision.retryAfterSeconds)}`
-              return Effect.andThen(
-                headers,
-                Effect.fail(new RateLimited({ message, retryAfterSeconds: decision.retryAfterSeconds }))
-              )
-            }
+        /**
+         * The decision's headers on whatever the caller is answered: on the response of the steps after this one,
+         * or, for an error encoded later, through the framework's pre-response hook.
+         */
+        const decided = (
+          decision: RateLimitDecision,
+          now: number
+        ): Effect.Effect<
+          HttpServerResponse.HttpServerResponse,
+          Effect.Error<typeof httpEffect> | InvalidRequest | PayloadTooLarge | RateLimited,
+          HttpServerRequest.HttpServerRequest
+        > => {
+          const headers = RateLimitHeaders.headersOf(decision, now)
+          const refuse = (error: InvalidRequest | PayloadTooLarge | RateLimited) =>
+            Effect.andThen(respondWith(headers), Effect.fail(error))
+          if (!decision.allowed) {
+            countRateLimited("key")
+            const needs = cost === 1 ? "" : ` (this request needs ${cost})`
+            const message = `Rate limit of ${decision.limit} requests per minute exceeded${needs}; retry in ${seconds(decision.retryAfterSeconds)}`
+            return refuse(new RateLimited({ message, retryAfterSeconds: decision.retryAfterSeconds }))
+          }
+          if ("refused" in body) return refuse(body.refused)
+          if (asked > limiter.capacity) return refuse(overCapacity(asked))
+          return Effect.matchCauseEffect(traced.span(`tool ${endpoint.identifier}`, httpEffect), {
+            onSuccess: (response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)),
+            onFailure: (cause) => Effect.andThen(respondWith(headers), Effect.failCause(cause))
+          })
+        }
+        return Effect.clockWith((clock) => {
+          const bucket = Context.get(context, CurrentCaller).bucket
+          // the buckets in this process (and no span to record the take in): the take is a plain call
+          if (limiter.takeNow !== undefined && !traced.enabled) {
+            const now = clock.currentTimeMillisUnsafe()
+            return decided(limiter.takeNow(bucket, now, cost), now)
+          }
+          return Effect.flatMap(traced.span("rate-limit", limiter.take(bucket, cost)), (decision) =>
+            decided(decision, clock.currentTimeMillisUnsafe())
           )
-        )
+        })
       })
     )
   })

@@ -79,7 +79,7 @@ const judge = (text: string, fields: ReadonlySet<string> | undefined): Body["Ser
     return { refused: new InvalidRequest({ message }) }
   }
   const refused = fields === undefined ? undefined : unknownField(json, fields)
-  return refused === undefined ? { json } : { refused }
+  return refused === undefined ? { text, json } : { refused }
 }
 
 export const RequestBodyLive = Layer.effect(

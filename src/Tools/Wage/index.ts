@@ -1,7 +1,7 @@
 /** The wage tool's handlers: its group served by the wage calculator, each amount read as written in the body. */
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ToolsApi } from "../../Api.ts"
+import { Body, ToolsApi } from "../../Api.ts"
 import { assumptions } from "./Wage.ts"
 import { Wages } from "./Wages.ts"
 import { inputOf } from "./Written.ts"
@@ -11,10 +11,9 @@ export const WageHandlers = HttpApiBuilder.group(
   "wage",
   Effect.fnUntraced(function* (handlers) {
     const wages = yield* Wages
-    // The framework keeps the body it read for the payload: the text again is no second read.
-    return handlers.handle("wageEstimator", ({ payload, request }) =>
-      Effect.flatMap(Effect.orDie(request.text), (body) =>
-        Effect.map(wages.estimate(inputOf(payload, body)), (estimates) => ({
+    return handlers.handle("wageEstimator", ({ payload }) =>
+      Effect.flatMap(Body, (body) =>
+        Effect.map(wages.estimate(inputOf(payload, "text" in body ? body.text : "")), (estimates) => ({
           success: true as const,
           estimates,
           assumptions

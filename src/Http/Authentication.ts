@@ -27,6 +27,7 @@ export const AuthenticationLive = Layer.effect(
     const limiter = yield* RateLimiter
     const { trustProxy } = yield* AppConfig
     const traced = yield* TracedSteps
+    const log = yield* RequestLog
 
     /** No usable key: 401, or 429 once the client's address is over its failed-authentication budget. */
     const refuse = (keySent: boolean) =>
@@ -60,8 +61,8 @@ export const AuthenticationLive = Layer.effect(
         const key = Redacted.value(credential)
         const caller = key === "" ? undefined : keys.authenticate(key)
         if (caller === undefined) return refuse(key !== "")
-        return Effect.contextWith((context) => {
-          Context.get(context, RequestLog).caller(caller.id)
+        return Effect.contextWith((context: Context.Context<HttpServerRequest.HttpServerRequest>) => {
+          log.admitted(Context.get(context, HttpServerRequest.HttpServerRequest), caller.id)
           return Effect.provideService(traced.caller(caller.id, httpEffect), CurrentCaller, caller)
         })
       }

@@ -21,7 +21,7 @@ import { observe } from "../Observability/Metrics.ts"
 import { Drain } from "../Services/Drain.ts"
 import { clip } from "./Clip.ts"
 import { corsHeaders, preflight } from "./Cors.ts"
-import { makeLine, RequestLog } from "./RequestLog.ts"
+import { RequestLog } from "./RequestLog.ts"
 import { ApiRoutes, pathOf, type Routes } from "./Routes.ts"
 
 const envelope = <S extends Schema.Codec<unknown, unknown>>(wire: S, status: number, error: S["Type"]) =>
@@ -95,6 +95,7 @@ export const EdgeLive = HttpRouter.middleware(
     const drain = yield* Drain
     const routes = yield* ApiRoutes
     const { corsOrigins } = yield* AppConfig
+    const log = yield* RequestLog
 
     return (
       httpEffect
@@ -103,7 +104,6 @@ export const EdgeLive = HttpRouter.middleware(
         const request = Context.get(context, HttpServerRequest.HttpServerRequest)
         const started = performance.now()
         const requestId = requestIdOf(request)
-        const { line, write } = makeLine()
         const cors = corsOrigins === undefined ? undefined : corsHeaders(corsOrigins, request.headers.origin)
 
         /** The answer as sent: counted, logged, with the headers every response carries. */
@@ -126,7 +126,7 @@ export const EdgeLive = HttpRouter.middleware(
             if (response.headers.vary !== undefined) headers.vary = `${response.headers.vary}, Origin`
           }
           return Effect.as(
-            write(request.method, path, response.status, durationMs, requestId),
+            log.write(request, path, response.status, durationMs, requestId),
             HttpServerResponse.setHeaders(response, headers)
           )
         }
@@ -140,7 +140,7 @@ export const EdgeLive = HttpRouter.middleware(
         return Effect.flatMap(Effect.fiber, (fiber) => {
           // At the drain deadline, a request still running is interrupted and answered 503.
           const entry = drain.enter(() => void Effect.runFork(Fiber.interrupt(fiber)))
-          return Effect.matchCauseEffect(Effect.provideService(httpEffect, RequestLog, line), {
+          return Effect.matchCauseEffect(httpEffect, {
             onSuccess: (response) => {
               drain.leave(entry)
               return finish(response, cors)

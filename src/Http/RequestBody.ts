@@ -4,7 +4,7 @@
  * body is read by the framework within the limit and kept for the payload decoding; the verdict goes on as `Body`,
  * so the rate limit takes the token first, then answers a refusal.
  */
-import { ByteSize, Effect, Layer } from "effect"
+import { ByteSize, Context, Effect, Layer } from "effect"
 import { HttpIncomingMessage, HttpServerRequest } from "effect/http"
 import { Body, RequestBody } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
@@ -92,7 +92,8 @@ export const RequestBodyLive = Layer.effect(
     }
     const unreadable = { refused: new InvalidRequest({ message: "The request body could not be read" }) }
     return RequestBody.of((httpEffect, { endpoint }) =>
-      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      Effect.contextWith((context: Context.Context<HttpServerRequest.HttpServerRequest>) => {
+        const request = Context.get(context, HttpServerRequest.HttpServerRequest)
         const judged = (body: Body["Service"]) => Effect.provideService(httpEffect, Body, body)
         const contentType = request.headers["content-type"]
         if (contentType !== undefined && !isJson(contentType)) {

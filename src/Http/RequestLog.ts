@@ -1,35 +1,41 @@
 /**
- * The request's one log line, written by the edge once the request is answered. What only a step inside knows is
- * handed to it here: the caller `Authentication` admitted (its `key_` id, never the key), so the line never looks
- * the key up again.
+ * The request's one log line, written by the edge once the request is answered. It names the caller
+ * `Authentication` admitted (its `key_` id, never the key), noted here against the request, so the line never looks
+ * the key up again. A note is held weakly: it goes with its request.
  */
-import { Context, Effect } from "effect"
+import { Context, Effect, Layer } from "effect"
+import type { HttpServerRequest } from "effect/http"
 import { clip } from "./Clip.ts"
 
-export interface RequestLine {
-  readonly caller: (keyId: string) => void
-}
-
-/** The line of the request being served: the edge provides one a request; outside the edge, naming does nothing. */
-export const RequestLog = Context.Reference<RequestLine>("app/RequestLog", {
-  defaultValue: () => ({ caller: () => {} })
-})
-
-/** A line to fill in while the request is served; `write` logs it with what the edge saw of the answer. */
-export const makeLine = () => {
-  let keyId: string | undefined
-  return {
-    line: { caller: (id: string) => void (keyId = id) } satisfies RequestLine,
-    write: (method: string, path: string, status: number, durationMs: number, requestId: string) => {
-      const fields: Record<string, string | number> = {
-        method,
-        path: clip(path),
-        status,
-        durationMs: Math.round(durationMs * 100) / 100,
-        requestId
-      }
-      if (keyId !== undefined) fields.keyId = keyId
-      return Effect.annotateLogs(Effect.logInfo("request"), fields)
-    }
+export class RequestLog extends Context.Service<
+  RequestLog,
+  {
+    readonly admitted: (request: HttpServerRequest.HttpServerRequest, keyId: string) => void
+    readonly write: (
+      request: HttpServerRequest.HttpServerRequest,
+      path: string,
+      status: number,
+      durationMs: number,
+      requestId: string
+    ) => Effect.Effect<void>
   }
+>()("app/RequestLog") {
+  static readonly layer = Layer.sync(RequestLog, () => {
+    const callers = new WeakMap<HttpServerRequest.HttpServerRequest, string>()
+    return {
+      admitted: (request, keyId) => void callers.set(request, keyId),
+      write: (request, path, status, durationMs, requestId) => {
+        const fields: Record<string, string | number> = {
+          method: request.method,
+          path: clip(path),
+          status,
+          durationMs: Math.round(durationMs * 100) / 100,
+          requestId
+        }
+        const keyId = callers.get(request)
+        if (keyId !== undefined) fields.keyId = keyId
+        return Effect.annotateLogs(Effect.logInfo("request"), fields)
+      }
+    }
+  })
 }

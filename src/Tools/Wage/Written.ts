@@ -26,10 +26,24 @@ export const writtenIn = (body: string, field: Field): string | undefined => {
   }
 }
 
+const NUMBER_AFTER_KEY = /\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)\s*[,}]/y
+
+/**
+ * `writtenIn` without a second parse, for a body known to hold `field` at the top: in a text without an escape
+ * where the key's text occurs once, that occurrence is the top-level key, and a number after it is its text.
+ */
+const writtenOnce = (body: string, field: Field): string | undefined => {
+  if (body.includes("\\")) return undefined
+  const key = `"${field}"`
+  const at = body.indexOf(key)
+  if (at === -1 || body.includes(key, at + key.length)) return undefined
+  NUMBER_AFTER_KEY.lastIndex = at + key.length
+  return NUMBER_AFTER_KEY.exec(body)?.[1]
+}
+
 /** The service's input for a decoded request: the given field's amount as written in `body`. */
 export const inputOf = (payload: WageRequest, body: string): WageInput => {
-  if (payload.hourlyWage !== undefined) {
-    return { hourlyWage: writtenIn(body, "hourlyWage") ?? JSON.stringify(payload.hourlyWage) }
-  }
-  return { annualSalary: writtenIn(body, "annualSalary") ?? JSON.stringify(payload.annualSalary) }
+  const field: Field = payload.hourlyWage !== undefined ? "hourlyWage" : "annualSalary"
+  const written = writtenOnce(body, field) ?? writtenIn(body, field) ?? JSON.stringify(payload[field])
+  return field === "hourlyWage" ? { hourlyWage: written } : { annualSalary: written }
 }

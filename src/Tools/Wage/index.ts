@@ -1,5 +1,5 @@
 /** The wage tool's handlers: its group served by the wage calculator, each amount read as written in the body. */
-import { Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Body, ToolsApi } from "../../Api.ts"
 import { assumptions } from "./Wage.ts"
@@ -12,13 +12,14 @@ export const WageHandlers = HttpApiBuilder.group(
   Effect.fnUntraced(function* (handlers) {
     const wages = yield* Wages
     return handlers.handle("wageEstimator", ({ payload }) =>
-      Effect.flatMap(Body, (body) =>
-        Effect.map(wages.estimate(inputOf(payload, "text" in body ? body.text : "")), (estimates) => ({
+      Effect.contextWith((context: Context.Context<Body>) => {
+        const body = Context.get(context, Body)
+        return Effect.map(wages.estimate(inputOf(payload, "text" in body ? body.text : "")), (estimates) => ({
           success: true as const,
           estimates,
           assumptions
         }))
-      )
+      })
     )
   })
 )

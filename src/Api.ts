@@ -1,7 +1,6 @@
 /**
- * The contract as an HttpApi: every tool's group under /v1/tools behind the middleware it runs through (declared
- * here, implemented in `Http/`), health beside them, the contract's errors on every route. It imports contracts
- * only, so a client bundle of it carries no parser, no data set and no server code.
+ * The contract as an HttpApi: the tools' groups behind their middleware (implemented in `Http/`), and health. It
+ * imports contracts only, so a client bundle of it carries no parser, no data set and no server code.
  */
 import { type Array as Arr, Context, Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
@@ -21,7 +20,7 @@ import {
 import { UserAgentGroup } from "./Tools/UserAgent/Contract.ts"
 import { WageGroup } from "./Tools/Wage/Contract.ts"
 
-/** Who is calling: a known API key, named by its digest, never by its text (`key_<8 hex>`), and its bucket. */
+/** A known API key, named by its digest, never by its text (`key_<8 hex>`), and its bucket. */
 export class CurrentCaller extends Context.Service<CurrentCaller, { readonly id: string; readonly bucket: string }>()(
   "app/CurrentCaller"
 ) {}
@@ -32,10 +31,7 @@ export class Body extends Context.Service<
   { readonly text: string; readonly json: object } | { readonly refused: InvalidRequest | PayloadTooLarge }
 >()("app/Body") {}
 
-/**
- * The API key: provides the caller, or answers 401 (429 once the client's address is over its failed-authentication
- * budget). It runs first, so a request without a key never gets a 400.
- */
+/** Runs first, so a request without a key never gets a 400. */
 export class Authentication extends HttpApiMiddleware.Service<Authentication, { provides: CurrentCaller }>()(
   "app/Authentication",
   {
@@ -48,33 +44,22 @@ export class Authentication extends HttpApiMiddleware.Service<Authentication, { 
   }
 ) {}
 
-/** The body, read within the size limit and judged: a JSON object of bounded depth with the endpoint's fields. */
 export class RequestBody extends HttpApiMiddleware.Service<RequestBody, { provides: Body }>()("app/RequestBody") {}
 
-/**
- * The caller's token bucket: a request's tokens (one, or a batch's one a string), or 429, then the body's verdict
- * (400/413); the rate-limit headers on every answer to the caller.
- */
+/** Takes the request's tokens, then answers a refused body: every request of a known caller takes its tokens. */
 export class RateLimit extends HttpApiMiddleware.Service<RateLimit, { requires: CurrentCaller | Body }>()(
   "app/RateLimit",
   { error: [RateLimitedWire, InvalidRequestWire, PayloadTooLargeWire] }
 ) {}
 
-/**
- * A payload that does not match its schema becomes the contract's 400 instead of the framework's empty 400. It also
- * declares the errors every route can answer.
- */
+/** A payload its schema refuses is the contract's 400, not the framework's empty one; the errors every route has. */
 export class RequestErrors extends HttpApiMiddleware.Service<RequestErrors>()("app/RequestErrors", {
   error: [InvalidRequestWire, NotFoundWire, MethodNotAllowedWire, InternalErrorWire, ServiceUnavailableWire]
 }) {}
 
-/**
- * How the API decodes a payload, for the framework and for anything that decodes a request the same way (the
- * command line): with the input in its issues, so an error can name the form a body was meant to be.
- */
+/** With the input in its issues, so an error can name the form a body was meant to be (the command line too). */
 export const PAYLOAD_PARSE_OPTIONS = { reportInput: true } as const
 
-/** Where the tools are served: every route under it is behind the API key and the rate limit. */
 export const TOOLS_PREFIX = "/v1/tools"
 
 export const Health = Schema.Struct({ status: Schema.Literal("ok") }).annotate({ identifier: "Health" })
@@ -92,11 +77,7 @@ export class SystemGroup extends HttpApiGroup.make("system")
     OpenApi.annotations({ title: "System", description: "Health, unauthenticated and never rate limited" })
   ) {}
 
-/**
- * The API over the tools' groups: under /v1/tools, behind the API key, the body checks and the rate limit
- * (outermost first: the framework applies the last added outermost); health beside them; the contract's errors on
- * every route.
- */
+/** The middleware outermost first: the framework applies the last one added outermost. */
 export const makeApi = <const Tools extends Arr.NonEmptyReadonlyArray<HttpApiGroup.Constraint>>(...tools: Tools) =>
   HttpApi.make("tools-api")
     .add(...tools)
@@ -120,5 +101,5 @@ export const makeApi = <const Tools extends Arr.NonEmptyReadonlyArray<HttpApiGro
       })
     )
 
-/** The API the service serves: the tools, one line each (each tool's handlers are in its folder's `index.ts`). */
+/** The tools, one line each; their handlers are listed in `Tools/index.ts`. */
 export const ToolsApi = makeApi(UserAgentGroup, WageGroup)

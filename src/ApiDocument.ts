@@ -1,8 +1,6 @@
 /**
- * The OpenAPI document as the service serves it, finished where the schemas cannot say it themselves: a field that
- * must be absent as JSON Schema's `false`, request examples a client can send as they are, and the response headers
- * each answer carries. Request bodies keep the generated `additionalProperties: false`: the service refuses a field
- * an endpoint does not define.
+ * The OpenAPI document finished where the schemas cannot say it: a field that must be absent as JSON Schema's
+ * `false`, request examples a client can send as they are, and the headers each answer carries.
  */
 import * as RateLimitHeaders from "./RateLimit/Headers.ts"
 
@@ -22,7 +20,6 @@ const refName = (schema: Node): string | undefined =>
 const operations = (spec: Node): Array<Node> => children(spec.paths).flatMap(children)
 const requestMedia = (operation: Node): Array<Node> => children(node(operation.requestBody).content)
 
-/** The component schemas a request body refers to, with the members of a union among them. */
 const requestSchemas = (spec: Node, schemas: Node): Set<string> => {
   const names = new Set<string>()
   const visit = (schema: Node) => {
@@ -41,10 +38,7 @@ const requestSchemas = (spec: Node, schemas: Node): Set<string> => {
 const isNothing = (schema: unknown): boolean =>
   isNode(schema) && Object.keys(schema).length === 1 && isNode(schema.not) && Object.keys(schema.not).length === 0
 
-/**
- * A request schema as the service reads it: a field that must be absent as JSON Schema's `false`, which generators
- * read as "no such field"; the same for the forms of a union written inline.
- */
+/** A field that must be absent as `false`, which generators read as "no such field". */
 const asRequest = (schema: Node): void => {
   const properties = node(schema.properties)
   for (const name in properties) if (isNothing(properties[name])) properties[name] = false
@@ -52,7 +46,6 @@ const asRequest = (schema: Node): void => {
 }
 
 const text = { type: "string" }
-/** Each response header by its name; its component in the document is the name without dashes. */
 const HEADERS: Record<string, object> = {
   "X-Request-Id": { description: "The request's id: the client's own if sane, else a new one", schema: text },
   ...RateLimitHeaders.DOCUMENTED,
@@ -61,7 +54,6 @@ const HEADERS: Record<string, object> = {
 }
 const component = (header: string) => header.replace(/-/g, "")
 
-/** The headers a response of this status carries, on an operation behind the API key (`keyed`) or not. */
 const headersOf = (keyed: boolean, status: string): Array<string> => {
   const names = ["X-Request-Id"]
   // a known caller's answers, 429 included, say where it stands; a 401 or an address's 429 has no key to count
@@ -72,7 +64,6 @@ const headersOf = (keyed: boolean, status: string): Array<string> => {
   return names
 }
 
-/** A request body's examples, named by what they do, from its schema's own `examples`. */
 const requestExamples = (schemas: Node, schema: Node): Node | undefined => {
   const name = refName(schema)
   const examples = name === undefined ? undefined : node(schemas[name]).examples

@@ -28,57 +28,67 @@ const retryAfterSeconds = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).ann
   examples: [1]
 })
 
-const envelope = <const Code extends string, const Extra extends Schema.Struct.Fields>(
-  identifier: string,
+const errorOf = <const Code extends string, const Extra extends Schema.Struct.Fields>(
   code: Code,
-  description: string,
   example: string,
   extra: Extra
 ) =>
   Schema.Struct({
-    success: Schema.Literal(false),
-    error: Schema.Struct({
-      code: Schema.Literal(code),
-      message: Schema.String.annotate({ description: "A sentence a person can act on", examples: [example] }),
-      details: Schema.optionalKey(Schema.Array(Detail)),
-      ...extra
-    })
-  }).annotate({ identifier, title: code, description })
+    code: Schema.Literal(code),
+    message: Schema.String.annotate({ description: "A sentence a person can act on", examples: [example] }),
+    details: Schema.optionalKey(Schema.Array(Detail)),
+    ...extra
+  })
 
-/** The wire form of a tagged error: the envelope on the encoded side, the class on the decoded side. */
-const wire = <Self extends Fields, Input, const Code extends string, const Extra extends Schema.Struct.Fields = {}>(
-  error: Schema.Codec<Self, any> & (new (fields: Input) => Self),
-  options: {
-    readonly status: number
-    readonly code: Code
-    readonly description: string
-    readonly example: string
-    readonly extra?: Extra
-  }
+interface WireOptions<Code extends string> {
+  readonly status: number
+  readonly code: Code
+  readonly description: string
+  readonly example: string
+}
+
+/**
+ * The wire form of a tagged error: the envelope on the encoded side, the class on the decoded side. The class's
+ * fields are the envelope's `error` without its `code`, and back; `extra` names the fields beyond a message.
+ */
+const wire = <
+  Self extends { readonly _tag: string },
+  Input,
+  const Code extends string,
+  const Extra extends Schema.Struct.Fields
+>(
+  error: Schema.Codec<Self, unknown> & (new (fields: Input) => Self),
+  options: WireOptions<Code> & { readonly extra: Extra },
+  toError: (self: Self, code: Code) => Schema.Struct.Type<ReturnType<typeof errorOf<Code, Extra>>["fields"]>,
+  toInput: (error: Schema.Struct.Type<ReturnType<typeof errorOf<Code, Extra>>["fields"]>) => Input
 ) =>
-  envelope(
-    error.ast.annotations?.identifier as string,
-    options.code,
-    options.description,
-    options.example,
-    options.extra ?? ({} as Extra)
-  ).pipe(
-    Schema.decodeTo(
-      Schema.toType(error as Schema.Codec<Self, any>),
-      SchemaTransformation.transform({
-        // The class's fields are the envelope's `error` without its `code`, and back.
-        decode: (envelope) => {
-          const { code: _, ...fields } = envelope.error as { readonly code: string }
-          return new error(fields as Input)
-        },
-        encode: (self) => {
-          const { _tag: _, details, message, ...extra } = self as Self & { readonly _tag: string }
-          const error = { code: options.code, message, ...(details === undefined ? {} : { details }), ...extra }
-          return { success: false, error } as never
-        }
-      })
-    ),
-    HttpApiSchema.status(options.status)
+  Schema.Struct({ success: Schema.Literal(false), error: errorOf(options.code, options.example, options.extra) })
+    .annotate({
+      identifier: String(error.ast.annotations?.identifier),
+      title: options.code,
+      description: options.description
+    })
+    .pipe(
+      Schema.decodeTo(
+        Schema.toType(error),
+        SchemaTransformation.transform({
+          decode: (envelope) => new error(toInput(envelope.error)),
+          encode: (self) => ({ success: false as const, error: toError(self, options.code) })
+        })
+      ),
+      HttpApiSchema.status(options.status)
+    )
+
+/** The wire form of an error that carries a message and maybe details. */
+const plain = <Self extends Fields & { readonly _tag: string }, const Code extends string>(
+  error: Schema.Codec<Self, unknown> & (new (fields: Fields) => Self),
+  options: WireOptions<Code>
+) =>
+  wire(
+    error,
+    { ...options, extra: {} },
+    ({ details, message }, code) => (details === undefined ? { code, message } : { code, message, details }),
+    ({ details, message }) => (details === undefined ? { message } : { message, details })
   )
 
 export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("InvalidRequest", fields) {}
@@ -91,57 +101,64 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited"
 export class InternalError extends Schema.TaggedError<InternalError>()("InternalError", fields) {}
 export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", fields) {}
 
-export const InvalidRequestWire = wire(InvalidRequest, {
+export const InvalidRequestWire = plain(InvalidRequest, {
   status: 400,
   code: "invalid_request",
   description: "The body is not a JSON object, has the wrong Content-Type, or a field is missing or of the wrong type",
   example: 'operation must be "parse" or "generate"'
 })
-export const UnauthorizedWire = wire(Unauthorized, {
+export const UnauthorizedWire = plain(Unauthorized, {
   status: 401,
   code: "unauthorized",
   description: "No valid API key: send `Authorization: Bearer <key>`",
   example: "Send a valid API key as Authorization: Bearer <key>"
 })
-export const NotFoundWire = wire(NotFound, {
+export const NotFoundWire = plain(NotFound, {
   status: 404,
   code: "not_found",
   description: "No such path",
   example: "No route for /v1/tools/unknown"
 })
-export const MethodNotAllowedWire = wire(MethodNotAllowed, {
+export const MethodNotAllowedWire = plain(MethodNotAllowed, {
   status: 405,
   code: "method_not_allowed",
   description: "The path exists but not with this method; `Allow` lists the methods it has",
   example: "GET is not allowed on /v1/tools/wage-estimator; use POST"
 })
-export const PayloadTooLargeWire = wire(PayloadTooLarge, {
+export const PayloadTooLargeWire = plain(PayloadTooLarge, {
   status: 413,
   code: "payload_too_large",
   description: "The body is over the size limit (16 KiB by default)",
   example: "The request body is over the limit of 16384 bytes"
 })
-export const InvalidValueWire = wire(InvalidValue, {
+export const InvalidValueWire = plain(InvalidValue, {
   status: 422,
   code: "invalid_value",
   description: "A wage value is present but not a positive finite number within bounds",
   example: "hourlyWage must be a positive number"
 })
-export const RateLimitedWire = wire(RateLimited, {
-  status: 429,
-  code: "rate_limited",
-  description:
-    "The key's bucket is empty, or too many failed authentications came from this address; see `Retry-After`",
-  example: "Rate limit of 100 requests per minute exceeded; retry in 1 second",
-  extra: { retryAfterSeconds }
-})
-export const InternalErrorWire = wire(InternalError, {
+export const RateLimitedWire = wire(
+  RateLimited,
+  {
+    status: 429,
+    code: "rate_limited",
+    description:
+      "The key's bucket is empty, or too many failed authentications came from this address; see `Retry-After`",
+    example: "Rate limit of 100 requests per minute exceeded; retry in 1 second",
+    extra: { retryAfterSeconds }
+  },
+  ({ details, message, retryAfterSeconds }, code) =>
+    details === undefined ? { code, message, retryAfterSeconds } : { code, message, details, retryAfterSeconds },
+  ({ details, message, retryAfterSeconds }) =>
+    details === undefined ? { message, retryAfterSeconds } : { message, details, retryAfterSeconds }
+)
+export const InternalErrorWire = plain(InternalError, {
   status: 500,
   code: "internal_error",
   description: "A bug on our side; the log line with the same request id has the detail",
   example: "Something went wrong on our side; the request id identifies it in the logs"
 })
-export const ServiceUnavailableWire = wire(ServiceUnavailable, {
+export const ServiceUnavailableWire = plain(ServiceUnavailable, {
   status: 503,
   code: "service_unavailable",
   description: "The process is draining on shutdown; retry on another instance",

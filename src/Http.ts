@@ -1,8 +1,4 @@
-/**
- * The whole HTTP application without a server, as router layers: the API's handlers and middleware, the edge
- * around every route, the home page, the OpenAPI document, the interactive docs and metrics. The platform serves
- * it; tests call it in process through the same layer. It needs the routes of the API it serves (`ApiRoutes`).
- */
+/** The HTTP application without a server: the platform serves it; tests call it in process. */
 import { Effect, Layer } from "effect"
 import { type HttpApi, HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
 import { ToolsApi } from "./Api.ts"
@@ -22,7 +18,6 @@ const SystemLive = HttpApiBuilder.group(ToolsApi, "system", (handlers) =>
   handlers.handle("health", () => Effect.succeed({ status: "ok" as const }))
 )
 
-/** The application serving `api` with the tools' `handlers` (a test serves a toy tool this way). */
 export const makeHttp = <Id extends string, Groups extends HttpApiGroup.Constraint, A, E, R>(
   api: HttpApi.HttpApi<Id, Groups>,
   handlers: Layer.Layer<A, E, R>

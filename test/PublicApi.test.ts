@@ -15,7 +15,12 @@ const REACHES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\.setContext\(/, "replacing a fiber's context (provide services with Effect.provideService)"],
   [/from "effect\/[\w/-]*internal[\w/-]*"/, "the framework's internal modules"],
   [/Expected a valid JSON body/, "matching the framework's message text (recognise failures by their structure)"],
-  [/\bRequestNote\b/, "a mutable per-request note (the caller is CurrentCaller, headers go through the response API)"]
+  [/\bRequestNote\b/, "a mutable per-request note (the caller is CurrentCaller, headers go through the response API)"],
+  [
+    /\bReadRequest\b|implements HttpServerRequest\.HttpServerRequest/,
+    "a request re-implemented to carry a verdict between middlewares (they talk through provides and requires)"
+  ],
+  [/Context\.getUnsafe\(\s*fiber\.context/, "a service read through the fiber (read the context: Effect.contextWith)"]
 ]
 
 const files = (dir: string): Array<string> =>
@@ -43,7 +48,9 @@ test("the check finds each reach it names (it is not blind)", () => {
     "fiber.setContext(Context.add(fiber.context, X, x))",
     'import { x } from "effect/http/internal/requestState"',
     'message === "Expected a valid JSON body"',
-    "const note = Context.getUnsafe(fiber.context, RequestNote)"
+    "const note = Context.getUnsafe(fiber.context, RequestNote)",
+    "export class ReadRequest extends Inspectable.Class implements HttpServerRequest.HttpServerRequest {",
+    "const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)"
   ]
   expect(samples.map((sample) => REACHES.some(([pattern]) => pattern.test(sample)))).toEqual(samples.map(() => true))
 })

@@ -1,8 +1,6 @@
 /**
- * The API key (the `Authentication` middleware of `Api.ts`): a known key provides its caller to the steps after it
- * and names it on the request's log line; no usable key is a 401 with `WWW-Authenticate`, or a 429 with
- * `Retry-After` once the client's address is over its failed-authentication budget. Runs before the body is read,
- * so a request without a key never gets a 400.
+ * The API key: a known key provides its caller and names it on the request's log line; no usable key is a 401, or a
+ * 429 once the client's address is over its failed-authentication budget.
  */
 import { Context, Effect, Layer, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
@@ -29,7 +27,6 @@ export const AuthenticationLive = Layer.effect(
     const traced = yield* TracedSteps
     const log = yield* RequestLog
 
-    /** No usable key: 401, or 429 once the client's address is over its failed-authentication budget. */
     const refuse = (keySent: boolean) =>
       Effect.gen(function* () {
         countAuthFailure()
@@ -55,8 +52,7 @@ export const AuthenticationLive = Layer.effect(
       })
 
     return Authentication.of({
-      // The framework reads the credential (the scheme in any case, as RFC 9110 and the contract say); an empty one
-      // is no key.
+      // the framework reads the scheme in any case, as RFC 9110 and the contract say
       bearer: (httpEffect, { credential }) => {
         const key = Redacted.value(credential)
         const caller = key === "" ? undefined : keys.authenticate(key)

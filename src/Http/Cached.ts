@@ -1,16 +1,14 @@
 /**
- * The docs page and the OpenAPI document, served as shared caches and browsers expect: br or gzip when the client
- * accepts it, each representation under its own ETag (RFC 9110 8.8.3: the gzip bytes cannot share the identity
- * bytes' tag), 304 when If-None-Match matches by weak comparison or is `*`, an hour's public cache lifetime unless
- * the route sets its own. The framework's `HttpMiddleware.compression` compresses every response anew and tags none;
- * these bodies never change, so each encoding is made once, on the first request that asks for it.
+ * The docs page and the OpenAPI document as caches expect: br or gzip, an ETag per representation (RFC 9110 8.8.3),
+ * 304 by weak comparison or `*`, an hour's public lifetime. The framework's `HttpMiddleware.compression` compresses
+ * every response anew and tags none; these bodies never change, so each encoding is made once.
  */
 import { createHash } from "node:crypto"
 import { brotliCompressSync, constants, gzipSync } from "node:zlib"
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 
-// A quality that compresses the 3 MB docs page in a blink; the highest one blocks the server for seconds.
+// br at a middle quality: the highest compresses the docs page little better and blocks the server for seconds.
 const COMPRESS = {
   br: (body: Uint8Array) => brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 6 } }),
   gzip: (body: Uint8Array) => gzipSync(body)
@@ -19,7 +17,6 @@ const COMPRESS = {
 type Encoding = keyof typeof COMPRESS | "identity"
 
 interface Representations {
-  /** A digest of the identity bytes; each representation's ETag derives from it. */
   readonly digest: string
   readonly identity: Uint8Array
   readonly compressed: Partial<Record<keyof typeof COMPRESS, Uint8Array>>
@@ -37,7 +34,6 @@ const accepts = (header: string, encoding: string): boolean =>
       return name === encoding && !params.some((param) => /^\s*q=0(\.0*)?\s*$/.test(param))
     })
 
-/** br when accepted, else gzip, else the bytes as they are. */
 const negotiate = (acceptEncoding = ""): Encoding =>
   (["br", "gzip"] as const).find((name) => accepts(acceptEncoding, name)) ?? "identity"
 
@@ -49,7 +45,6 @@ const noneMatch = (header: string | undefined, etag: string): boolean => {
   return (header.match(/(?:W\/)?"[^"]*"/g) ?? []).some((tag) => opaque(tag) === opaque(etag))
 }
 
-/** The response to a GET: the representation the client accepts, or a 304 when it already holds that one. */
 const represent = (request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) => {
   const body = response.body
   if (body._tag !== "Uint8Array" || response.status !== 200) return response
@@ -76,7 +71,6 @@ const represent = (request: HttpServerRequest.HttpServerRequest, response: HttpS
   })
 }
 
-/** For the routes it is provided to. */
 export const CachedLive = HttpRouter.middleware((httpEffect) =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
     Effect.map(httpEffect, (response) => represent(request, response))

@@ -1,7 +1,6 @@
 /**
- * CORS for browser apps on other origins (CORS_ORIGINS): an allowed origin's preflight on an API path is answered
- * here, before authentication and limits, and its requests' responses say which headers a script may read.
- * Other origins, and every request while CORS_ORIGINS is unset, get no CORS headers at all.
+ * CORS_ORIGINS: an allowed origin's preflight on a tool's path is answered before authentication and limits, and
+ * its responses say which headers a script may read. Other origins, and every request without the setting, get none.
  */
 import { HttpServerResponse } from "effect/http"
 import type { CorsOrigins } from "../Config.ts"
@@ -13,7 +12,6 @@ const EXPOSED = [...RateLimitHeaders.EXPOSED, "X-Request-Id"].join(", ")
 /** Every request header the API reads: a browser app sending one of them must not be blocked by its preflight. */
 const ALLOWED_HEADERS = ["Authorization", "Content-Type", "X-Request-Id", "traceparent"].join(", ")
 
-/** The origin to allow for a request from `origin`, or undefined when it gets no CORS headers. */
 const allowed = (origins: CorsOrigins, origin: string | undefined): string | undefined => {
   if (origins === undefined || origin === undefined) return undefined
   if (origins === "*") return "*"
@@ -22,17 +20,13 @@ const allowed = (origins: CorsOrigins, origin: string | undefined): string | und
 
 const VARY_ONLY: Readonly<Record<string, string>> = { vary: "Origin" }
 
-/**
- * The headers a response carries while CORS_ORIGINS is set: `Vary: Origin` on every one (a cache must not hand an
- * answer made for one origin, or for none, to another), and the allow headers for an allowed origin.
- */
+/** `Vary: Origin` on every response: a cache must not hand an answer made for one origin, or none, to another. */
 export const corsHeaders = (origins: CorsOrigins, origin: string | undefined): Readonly<Record<string, string>> => {
   const allow = allowed(origins, origin)
   if (allow === undefined) return VARY_ONLY
   return { "access-control-allow-origin": allow, vary: "Origin", "access-control-expose-headers": EXPOSED }
 }
 
-/** The 204 answer to an allowed origin's preflight on a tool's path; undefined when the request is not one. */
 export const preflight = (
   origins: CorsOrigins,
   routes: Routes,

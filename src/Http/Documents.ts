@@ -1,8 +1,6 @@
 /**
- * GET /docs, Scalar's API reference as the framework serves it, inlined (no CDN, no fonts from elsewhere) so it works
- * offline and in the binary; GET /openapi.json, the framework's document with `servers` per request: PUBLIC_URL when
- * set, else the address the request came in on (a valid Host only), so generated clients and "Try it" call this very
- * server. Both are compressed, tagged and cached (`Cached.ts`).
+ * /docs, the framework's Scalar page, inlined so it works offline and in the binary; /openapi.json, the framework's
+ * document with `servers` per request (PUBLIC_URL, else the request's own Host), so "Try it" calls this very server.
  */
 import { Effect, Layer, Scope } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -27,21 +25,14 @@ const scalar = {
   hideClientButton: true
 }
 
-/** The Host header is the client's to choose: only this many documents (one per server URL) are kept. */
+/** The Host header is the client's to choose: only this many documents are kept. */
 const MAX_SERVERS = 16
 
-/**
- * A Host header that names a server: a DNS name or IPv4 address, or a bracketed IPv6 address, and an optional port
- * (RFC 9110's `uri-host [ ":" port ]`, without percent-encoding). Anything else never reaches the document, which a
- * shared cache may hand to everyone.
- */
+/** RFC 9110's `uri-host [ ":" port ]`: nothing else reaches the document, which a shared cache may hand to anyone. */
 const HOST =
   /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?|\[[0-9a-f:.]{2,45}\])(?::\d{1,5})?$/i
 
-/**
- * Where the request came in: its Host, and with TRUST_PROXY the scheme the proxy says it received. Without a Host
- * that is a `host[:port]`, the server relative to the document (`/`), which OpenAPI resolves where it was fetched.
- */
+/** Without a usable Host, the server relative to the document (`/`), which OpenAPI resolves where it was fetched. */
 const requestOrigin = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean): string => {
   const host = request.headers.host
   if (host === undefined || host.length > 260 || !HOST.test(host)) return "/"
@@ -54,7 +45,6 @@ const openApiRoute = <Id extends string, Groups extends HttpApiGroup.Constraint>
   HttpRouter.use(
     Effect.fnUntraced(function* (router) {
       const { publicUrl, trustProxy } = yield* AppConfig
-      // made on the first request for it: memory that most processes never need
       let spec: OpenApi.OpenAPISpec | undefined
       const documents = new Map<string, HttpServerResponse.HttpServerResponse>()
       // without PUBLIC_URL the document names the scheme a proxy reports: a cache must not mix http and https
@@ -77,7 +67,7 @@ const openApiRoute = <Id extends string, Groups extends HttpApiGroup.Constraint>
     })
   )
 
-/** Scalar's page, its 3 MB script loaded on the first request for it, not by a process nobody reads the docs of. */
+/** Scalar's page, its large script loaded on the first request for it, not by a process nobody reads the docs of. */
 const docsRoute = <Id extends string, Groups extends HttpApiGroup.Constraint>(api: HttpApi.HttpApi<Id, Groups>) =>
   Layer.unwrap(
     Effect.gen(function* () {

@@ -1,8 +1,6 @@
 /**
- * The outermost middleware, around the router: every response, routed or not, passes here. It gives each request
- * its id, answers 503 while draining, turns what the router and the handlers leave unanswered into the contract's
- * errors (404, 405 with `Allow`, 500 for a defect, logged), adds the headers every response carries, counts and
- * logs the request.
+ * Around the router, so every response passes here: the request id, 503 while draining, 404/405/500 in the contract's
+ * envelope, the headers every response carries, the metrics and the log line.
  */
 import { Cause, Context, Effect, Fiber, Schema, type Types } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -39,7 +37,6 @@ const internal = envelope(
   new InternalError({ message: "Something went wrong on our side; the request id identifies it in our logs" })
 )
 
-/** A client's own id is kept when sane: 1 to 128 visible ASCII characters. */
 const SANE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/
 
 const requestIdOf = (request: HttpServerRequest.HttpServerRequest): string => {
@@ -47,7 +44,6 @@ const requestIdOf = (request: HttpServerRequest.HttpServerRequest): string => {
   return supplied !== undefined && SANE_REQUEST_ID.test(supplied) ? supplied : crypto.randomUUID()
 }
 
-/** No route for the path: 404, or 405 with `Allow` when the path has other methods. */
 const routeNotFound = (routes: Routes, method: string, path: string): HttpServerResponse.HttpServerResponse => {
   const methods = routes.methodsOf(path)
   if (methods === undefined || methods.includes(method)) {
@@ -68,7 +64,6 @@ const isRouteNotFound = (cause: Cause.Cause<unknown>): boolean =>
       reason.error.reason._tag === "RouteNotFound"
   )
 
-/** What the router or a handler left unanswered, as the contract's answer. */
 const answer = (
   routes: Routes,
   request: HttpServerRequest.HttpServerRequest,
@@ -106,7 +101,6 @@ export const EdgeLive = HttpRouter.middleware(
         const requestId = requestIdOf(request)
         const cors = corsOrigins === undefined ? undefined : corsHeaders(corsOrigins, request.headers.origin)
 
-        /** The answer as sent: counted, logged, with the headers every response carries. */
         const finish = (
           response: HttpServerResponse.HttpServerResponse,
           withCors: Readonly<Record<string, string>> | undefined

@@ -1,7 +1,6 @@
 /**
- * The fields a JSON payload may have, from the endpoint's own schemas: every property any member of its encoded
- * form names (a union's members together, so the user-agent endpoint takes parse's and generate's fields alike).
- * Undefined where the schema takes any field (a record, or no object at all): nothing is refused then.
+ * The fields a JSON payload may have: every property any member of its encoded schema names (so the user-agent
+ * endpoint takes parse's and generate's fields alike); undefined where it takes any.
  */
 import { SchemaAST } from "effect"
 import type { HttpApiEndpoint } from "effect/http-api"
@@ -23,7 +22,6 @@ const collect = (ast: SchemaAST.AST, into: Set<string>): boolean => {
 
 const cache = new WeakMap<HttpApiEndpoint.Top, ReadonlySet<string> | undefined>()
 
-/** The fields `endpoint`'s JSON payload may have; undefined when it takes any. */
 export const fieldsOf = (endpoint: HttpApiEndpoint.Top): ReadonlySet<string> | undefined => {
   if (cache.has(endpoint)) return cache.get(endpoint)
   const fields = new Set<string>()

@@ -1,7 +1,7 @@
 /**
  * GET /: a person who opens the service's address gets a page saying what it is and where to go, not a bare 404.
- * A page rather than a redirect to /docs: it also points at the OpenAPI document, costs 1 KB where the docs cost
- * 0.8 MB, and its links are relative, so it works behind a proxy that serves the API under a path prefix.
+ * A page rather than a redirect to /docs: it also points at the OpenAPI document, is a small fraction of the docs'
+ * weight, and its links are relative, so it works behind a proxy that serves the API under a path prefix.
  */
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { FAVICON } from "./Documents.ts"

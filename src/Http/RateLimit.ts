@@ -1,8 +1,4 @@
-/**
- * The caller's token bucket (the `RateLimit` middleware of `Api.ts`): a request's tokens, or 429 with `Retry-After`,
- * then the verdict on its body; every answer to a known caller, refused or not, carries the rate-limit headers
- * (`RateLimit/Headers.ts`).
- */
+/** The caller's token bucket: a request's tokens or 429, then the verdict on its body; the headers on every answer. */
 import { Context, Effect, Layer } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
@@ -15,7 +11,6 @@ import { type RateLimitDecision, RateLimiter } from "../RateLimit/RateLimiter.ts
 import { TokenCost } from "../Tools/TokenCost.ts"
 import { respondWith, seconds } from "./Respond.ts"
 
-/** A request's cost in tokens: the endpoint's `TokenCost` of the body, or 1 for a body the checks refused. */
 const costOf = (body: Body["Service"], endpoint: HttpApiEndpoint.Top): number => {
   if ("refused" in body) return 1
   const cost = Context.get(endpoint.annotations, TokenCost)(body.json)
@@ -28,7 +23,6 @@ export const RateLimitLive = Layer.effect(
     const limiter = yield* RateLimiter
     const traced = yield* TracedSteps
 
-    /** More than a bucket ever holds: refused for what it asks, with the one token any request takes. */
     const overCapacity = (cost: number) =>
       new InvalidRequest({
         message: `This request asks for ${cost} user agents; a key may send at most ${limiter.capacity} at once`
@@ -39,10 +33,7 @@ export const RateLimitLive = Layer.effect(
         const body = Context.get(context, Body)
         const asked = costOf(body, endpoint)
         const cost = asked > limiter.capacity ? 1 : asked
-        /**
-         * The decision's headers on whatever the caller is answered: on the response of the steps after this one,
-         * or, for an error encoded later, through the framework's pre-response hook.
-         */
+        // an error is encoded after this step: its headers go through the framework's pre-response hook
         const decided = (
           decision: RateLimitDecision,
           now: number

@@ -1,8 +1,6 @@
 /**
- * The body checks (the `RequestBody` middleware of `Api.ts`), after the key, before the token: JSON media type,
- * within MAX_BODY_BYTES, a JSON object no deeper than the API's own bodies need, with only the endpoint's fields. The
- * body is read by the framework within the limit and kept for the payload decoding; the verdict goes on as `Body`,
- * so the rate limit takes the token first, then answers a refusal.
+ * The body checks: JSON media type, MAX_BODY_BYTES, a JSON object of bounded depth with only the endpoint's fields.
+ * The verdict goes on as `Body`, so the rate limit takes the token first, then answers a refusal.
  */
 import { ByteSize, Context, Effect, Layer } from "effect"
 import { HttpIncomingMessage, HttpServerRequest } from "effect/http"
@@ -12,16 +10,10 @@ import { InvalidRequest, PayloadTooLarge } from "../Errors.ts"
 import { clip } from "./Clip.ts"
 import { fieldsOf } from "./Fields.ts"
 
-/**
- * Arrays and objects nested deeper than this are refused (400). The API's bodies are two levels deep; without a
- * limit, a field holding thousands of nested arrays makes schema error messages recurse through all of them.
- */
+/** Without a limit, thousands of nested arrays make a schema error's message recurse through all of them. */
 export const MAX_JSON_DEPTH = 32
 
-/**
- * How deep arrays and objects nest in JSON text, without parsing it: brackets counted outside strings, so it is
- * exact for valid JSON; any depth for text that is not JSON.
- */
+/** Brackets counted outside strings: exact for valid JSON, which is all it is asked about. */
 export const depthOf = (text: string): number => {
   let depth = 0
   let deepest = 0
@@ -52,7 +44,6 @@ const parse = (text: string): { readonly value: unknown } | undefined => {
   }
 }
 
-/** The first field the endpoint does not take, in the body's order, and the fields it takes. */
 const unknownField = (body: object, fields: ReadonlySet<string>): InvalidRequest | undefined => {
   for (const name in body) {
     if (fields.has(name)) continue
@@ -66,7 +57,6 @@ const unknownField = (body: object, fields: ReadonlySet<string>): InvalidRequest
   return undefined
 }
 
-/** The text read, judged: a JSON object in depth bounds with only the endpoint's fields, or the first fault. */
 const judge = (text: string, fields: ReadonlySet<string> | undefined): Body["Service"] => {
   const parsed = parse(text)
   if (parsed === undefined) return { refused: new InvalidRequest({ message: "The request body is not valid JSON" }) }

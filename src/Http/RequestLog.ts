@@ -1,7 +1,6 @@
 /**
- * The request's one log line, written by the edge once the request is answered. It names the caller
- * `Authentication` admitted (its `key_` id, never the key), noted here against the request, so the line never looks
- * the key up again. A note is held weakly: it goes with its request.
+ * The request's one log line, by the edge. It names the caller `Authentication` admitted, noted against the request
+ * (weakly: a note goes with its request), so the key is never looked up again.
  */
 import { Context, Effect, Layer } from "effect"
 import type { HttpServerRequest } from "effect/http"

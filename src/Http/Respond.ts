@@ -1,4 +1,3 @@
-/** What the middlewares add to whatever a request is answered, an error encoded after them included. */
 import { Effect } from "effect"
 import { HttpEffect, HttpServerResponse } from "effect/http"
 

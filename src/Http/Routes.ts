@@ -1,7 +1,4 @@
-/**
- * Every path the service answers and its methods, derived from the HttpApi it serves plus the routes outside it, so
- * 404 and 405 (with `Allow`), CORS and the metrics' route labels follow the API definition without a second list.
- */
+/** The paths the service answers and their methods, from the HttpApi served: for 405's `Allow`, CORS and metrics. */
 import { Context, Layer } from "effect"
 import { HttpApi, type HttpApiGroup, HttpApiMiddleware } from "effect/http-api"
 
@@ -27,12 +24,8 @@ const canonical = (path: string): string => {
 }
 
 export interface Routes {
-  /**
-   * The known route a request path reaches, matched the way the router matches (`//v1/tools/wage-estimator/` is
-   * served as `/v1/tools/wage-estimator`), so its 405, `Allow` and metrics label agree with what the router serves.
-   */
+  /** The route a request path reaches, matched as the router matches (`//v1/tools/wage-estimator/` reaches one). */
   readonly routeOf: (path: string) => string | undefined
-  /** The methods of the route a request path reaches. */
   readonly methodsOf: (path: string) => ReadonlyArray<string> | undefined
   /** Whether a request path reaches a tool: an endpoint behind the API key. */
   readonly isTool: (path: string) => boolean
@@ -67,7 +60,6 @@ export const makeRoutes = <Id extends string, Groups extends HttpApiGroup.Constr
   }
 }
 
-/** The routes of the API being served, for the edge, CORS, metrics and traces. */
 export class ApiRoutes extends Context.Service<ApiRoutes, Routes>()("app/ApiRoutes") {
   static readonly layer = <Id extends string, Groups extends HttpApiGroup.Constraint>(
     api: HttpApi.HttpApi<Id, Groups>

@@ -1,7 +1,6 @@
 /**
- * The HTTP application served by `Bun.serve`: the router's handler as a web handler built in the running
- * program's context, so the application shares its services and finalizers. The socket's peer address, which a
- * web `Request` lacks, is a lookup in that context (`PeerAddress`).
+ * The application on `Bun.serve`, as a web handler built in the running program's context, so it shares its services
+ * and finalizers; the socket's peer address, which a web `Request` lacks, is a lookup in it (`PeerAddress`).
  */
 import { Context, Effect, Layer } from "effect"
 import { HttpEffect, HttpRouter, type HttpServerRequest } from "effect/http"
@@ -32,11 +31,7 @@ const listenFailed = (hostname: string, port: number, error: unknown): InvalidCo
   return new InvalidConfig({ message: `PORT ${port} ${why} on ${hostname}` })
 }
 
-/**
- * Fails, as a lone process would, if anything listens on the port; with PORT=0, picks a free one. Workers bind with
- * SO_REUSEPORT, which would let them silently share a port with another deployment's workers: the primary checks
- * first, without it.
- */
+/** Workers bind with SO_REUSEPORT, so could share a port with another deployment's: the primary checks first. */
 export const claimPort = (hostname: string, port: number): Effect.Effect<number, InvalidConfig> =>
   Effect.try({
     try: () => {
@@ -48,9 +43,6 @@ export const claimPort = (hostname: string, port: number): Effect.Effect<number,
     catch: (error) => listenFailed(hostname, port, error)
   })
 
-const NOTHING = Context.empty() as Context.Context<any>
-
-/** The address the server listens on, for the start-up log line and the workers' primary. */
 export class ServerAddress extends Context.Service<
   ServerAddress,
   { readonly hostname: string; readonly port: number }
@@ -66,7 +58,7 @@ export const layer = <E, R>(app: Layer.Layer<never, E, R>) =>
       const peer = (request: HttpServerRequest.HttpServerRequest) =>
         serving?.requestIP(request.source as Request)?.address
       const context = Context.add(yield* Effect.context<never>(), PeerAddress, peer)
-      const handle = HttpEffect.toWebHandlerWith<never, any>(context)(yield* HttpRouter.toHttpEffect(app))
+      const handle = HttpEffect.toWebHandlerWith<never, unknown, never>(context)(yield* HttpRouter.toHttpEffect(app))
       const server = yield* Effect.try({
         try: () =>
           Bun.serve({
@@ -77,8 +69,7 @@ export const layer = <E, R>(app: Layer.Layer<never, E, R>) =>
             reusePort: workerIndex !== undefined,
             // Bun answers an empty 413 past its own cap; the app enforces MAX_BODY_BYTES itself, with the envelope.
             maxRequestBodySize: 1 << 30,
-            // everything a request needs is in `context`: none added per request
-            fetch: (request) => handle(request, NOTHING)
+            fetch: (request) => handle(request)
           }),
         catch: (error) => listenFailed(hostname, port, error)
       })

@@ -1,7 +1,4 @@
-/**
- * The served application, composed: configuration, logging, the services, the HTTP application on Bun's server,
- * the start-up announcements and the shutdown drain. `main.ts` launches `ServerLive`.
- */
+/** The served application, composed: what `main.ts` launches. */
 import { Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
 import { ToolsApi } from "../Api.ts"
@@ -59,10 +56,7 @@ const Started = Layer.unwrap(
 
 export const ServicesLive = Layer.mergeAll(ApiKeyStore.layer, RateLimiterLive, Drain.layer)
 
-/**
- * The log and, when configured, OTLP export, its spans named by the routes of the API served; those routes, which
- * the application also reads, are provided with it.
- */
+/** The log and OTLP export, with the routes of the API served, which name its spans and the application reads. */
 export const ObservabilityServed = ObservabilityLive.pipe(Layer.provideMerge(ApiRoutes.layer(ToolsApi)))
 
 export const ServerLive = Layer.mergeAll(DrainOnShutdown, Started, ReloadKeysOnHangup).pipe(

@@ -1,15 +1,11 @@
 /**
- * In-flight request accounting for graceful shutdown. The edge registers each request on the way in and removes it
- * on the way out; on shutdown `drain` flips the service to draining (new requests are answered 503) and waits, up
- * to a deadline, for the last one to leave, so a request already being served, even one whose body is still
- * arriving, gets its answer. At the deadline it calls each unfinished request's `interrupt`, so the server can
- * answer those 503 rather than cut them.
+ * Requests in flight, for a graceful shutdown: draining, new ones are answered 503 and the running ones finish, up to
+ * a deadline at which each is interrupted, so it is answered 503 rather than cut.
  */
 import { Context, Duration, Effect, Layer } from "effect"
 
 export const DRAIN_DEADLINE = Duration.seconds(10)
 
-/** One request in flight, as `enter` registered it; give it back to `leave`. */
 export interface InFlight {
   readonly interrupt: (() => void) | undefined
 }
@@ -43,7 +39,6 @@ export class Drain extends Context.Service<
     }
 
     return Drain.of({
-      // Plain functions: they run twice on every request, so they cost no Effect allocation.
       isDraining: () => draining,
       enter: (interrupt) => {
         const request: InFlight = { interrupt }

@@ -1,7 +1,4 @@
-/**
- * The tools served, one line each: each tool's handlers with its services. `Api.ts` lists their groups; the compiler
- * refuses an API whose group has no handlers here.
- */
+/** Each tool's handlers, one line each: the compiler refuses an API (`Api.ts`) whose group has none here. */
 import { Layer } from "effect"
 import { UserAgentLive } from "./UserAgent/index.ts"
 import { WageLive } from "./Wage/index.ts"

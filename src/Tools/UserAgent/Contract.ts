@@ -4,15 +4,10 @@ import { InvalidRequestWire } from "../../Errors.ts"
 import { TokenCost } from "../TokenCost.ts"
 import { MAX_BATCH, UserAgentRequest, UserAgentResponse } from "./UserAgent.ts"
 
-/** A whole number from 1 to MAX_BATCH, else undefined. */
 const batchSize = (n: unknown): number | undefined =>
   typeof n === "number" && Number.isInteger(n) && n >= 1 && n <= MAX_BATCH ? n : undefined
 
-/**
- * One token a user agent: a parse's `userAgents` (counted before its strings are checked) or a generate's `count`.
- * A size the schema refuses (not an array or integer, 0, over 100), or `userAgents` beside `userAgent`, costs one,
- * as any other refused body does.
- */
+/** One token a user agent of a batch; a size the schema refuses costs one, as any refused body does. */
 export const tokenCost = (body: object): number => {
   const { operation, userAgents, count } = body as Record<string, unknown>
   if (operation === "parse" && !("userAgent" in body))

@@ -1,4 +1,3 @@
-/** The user-agent tool's handlers: its group served by the parser and generator service. */
 import { Effect, Layer } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
@@ -7,7 +6,6 @@ import type { InvalidRequest } from "../../Errors.ts"
 import type { UserAgentInfo, UserAgentRequest, UserAgentResponse } from "./UserAgent.ts"
 import { UserAgents } from "./UserAgents.ts"
 
-/** A request's answer: one result, or for `userAgents` or `count` an array of them in order. */
 export const answer = (
   userAgents: UserAgents["Service"],
   payload: UserAgentRequest
@@ -24,10 +22,8 @@ export const answer = (
 }
 
 /**
- * A batch's answer is written as it is (the framework sends a response a handler returns unencoded): encoding it
- * through its schema re-checks every result the parser made and typed, about half of the request's time
- * (bench/README.md). The results are the same objects a single parse sends through the schema; tests hold the two
- * answers equal.
+ * A batch is written unencoded: its schema would re-check every result the parser made and typed, a large share of
+ * the request (bench/README.md); tests hold it equal to the single answers, which are encoded.
  */
 const respond = (response: UserAgentResponse) =>
   Array.isArray(response.data) ? HttpServerResponse.jsonUnsafe(response) : response

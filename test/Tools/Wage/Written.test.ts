@@ -4,15 +4,16 @@
  */
 import { describe, expect, test } from "bun:test"
 import fc from "fast-check"
-import type { WageRequest } from "../../../src/Tools/Wage/Wage.ts"
+import type { WageInput, WageRequest } from "../../../src/Tools/Wage/Wage.ts"
 import { inputOf, writtenIn } from "../../../src/Tools/Wage/Written.ts"
 
 const FIELDS = ["hourlyWage", "annualSalary"] as const
 
 /** What the reviver's parse alone answers for a decoded body. */
-const reference = (body: string, field: (typeof FIELDS)[number]) => {
+const reference = (body: string, field: (typeof FIELDS)[number]): WageInput => {
   const payload = JSON.parse(body) as Record<string, unknown>
-  return { [field]: writtenIn(body, field) ?? JSON.stringify(payload[field]) }
+  const written = writtenIn(body, field) ?? JSON.stringify(payload[field])
+  return field === "hourlyWage" ? { hourlyWage: written } : { annualSalary: written }
 }
 
 const number = fc.oneof(

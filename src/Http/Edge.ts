@@ -2,7 +2,7 @@
  * Around the router, so every response passes here: the request id, 503 while draining, 404/405/500 in the contract's
  * envelope, the headers every response carries, the metrics and the log line.
  */
-import { Cause, Context, Effect, Fiber, Schema, type Types } from "effect"
+import { Cause, Context, Effect, Schema, type Types } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { AppConfig } from "../Config.ts"
 import {
@@ -133,7 +133,7 @@ export const EdgeLive = HttpRouter.middleware(
         if (answered !== undefined) return finish(answered, undefined)
         return Effect.flatMap(Effect.fiber, (fiber) => {
           // At the drain deadline, a request still running is interrupted and answered 503.
-          const entry = drain.enter(() => void Effect.runFork(Fiber.interrupt(fiber)))
+          const entry = drain.enter(() => fiber.interruptUnsafe())
           return Effect.matchCauseEffect(httpEffect, {
             onSuccess: (response) => {
               drain.leave(entry)

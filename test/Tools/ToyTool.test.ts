@@ -93,6 +93,7 @@ describe("a toy tool added through the lists", () => {
 })
 
 test("an API whose tool has no handlers is refused by the compiler (tsc -p . checks this line)", () => {
+  // @effect-diagnostics-next-line missingLayerContext:off
   // @ts-expect-error the wage tool's handlers are missing: the application still needs them
   const incomplete: typeof HttpLive = makeHttp(ToolsApi, UserAgentLive)
   expect(incomplete).toBeDefined()

@@ -7,8 +7,8 @@ import { Effect, Option, Result, Schema, Stdio, Stream } from "effect"
 import { Command, Flag } from "effect/cli"
 import { PAYLOAD_PARSE_OPTIONS } from "../Api.ts"
 import { fromSchemaIssue } from "../Http/SchemaErrors.ts"
-import { assumptions, WageRequest } from "../Tools/Wage/Wage.ts"
-import { Wages } from "../Tools/Wage/Wages.ts"
+import { Estimator } from "../Tools/Wage/Estimator.ts"
+import { assumptions, WageRequest } from "../Tools/Wage/Schemas.ts"
 import { report } from "./Report.ts"
 
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
@@ -27,7 +27,7 @@ const decode = Schema.decodeUnknownResult(WageRequest, PAYLOAD_PARSE_OPTIONS)
 
 const run = Effect.fn("Cli.wage")(
   function* (flags: { readonly hourly: Option.Option<string>; readonly annual: Option.Option<string> }) {
-    const wages = yield* Wages
+    const estimator = yield* Estimator
     const stdio = yield* Stdio.Stdio
     const body = {
       ...Option.match(flags.hourly, { onNone: () => ({}), onSome: (text) => ({ hourlyWage: value(text) }) }),
@@ -35,14 +35,14 @@ const run = Effect.fn("Cli.wage")(
     }
     const request = decode(body)
     if (Result.isFailure(request)) return yield* fromSchemaIssue(request.failure.issue)
-    const estimates = yield* wages.estimate(
+    const estimates = yield* estimator.estimate(
       Option.isSome(flags.hourly)
         ? { hourlyWage: written(flags.hourly.value) }
         : { annualSalary: written(Option.getOrElse(flags.annual, () => "")) }
     )
     yield* Stream.run(Stream.make(`${JSON.stringify({ estimates, assumptions })}\n`), stdio.stdout())
   },
-  Effect.provide(Wages.layer),
+  Effect.provide(Estimator.layer),
   report
 )
 

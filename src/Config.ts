@@ -1,5 +1,5 @@
 /** Every environment variable, read once through Effect's `Config` by the rules of EnvVar.ts, checked at start. */
-import { Cause, ConfigProvider, Context, Effect, Exit, Layer } from "effect"
+import { ConfigProvider, Context, Effect, Layer } from "effect"
 import { OTEL_NAMES, otlpSettings } from "./Observability/OtlpConfig.ts"
 import * as EnvVar from "./EnvVar.ts"
 import { InvalidConfig, refuse } from "./EnvVar.ts"
@@ -135,13 +135,8 @@ const settings = Effect.gen(function* () {
 export type Settings = Effect.Success<typeof settings>
 
 /** The settings from these variables; throws InvalidConfig for the first bad one. */
-export const parse = (env: Env): Settings => {
-  const exit = Effect.runSyncExit(
-    Effect.provideService(settings, ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(env))
-  )
-  if (Exit.isSuccess(exit)) return exit.value
-  throw Cause.squash(exit.cause)
-}
+export const parse = (env: Env): Settings =>
+  Effect.runSync(Effect.provideService(settings, ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(env)))
 
 export class AppConfig extends Context.Service<AppConfig, Settings>()("app/AppConfig") {
   static readonly layer: Layer.Layer<AppConfig, InvalidConfig> = Layer.effect(AppConfig, settings)

@@ -15,8 +15,10 @@ import { LRUCache } from "lru-cache"
 import type { UserAgentInfo } from "../src/Tools/UserAgent/UserAgent.ts"
 import { buildPools, checkCombination, pick, poolFor, type Pools } from "../src/Tools/UserAgent/UserAgentGenerate.ts"
 import { parseUserAgent } from "../src/Tools/UserAgent/UserAgentNormalise.ts"
-import { assumptions, estimate, MAX_ANNUAL_SALARY, MAX_HOURLY_WAGE } from "../src/Tools/Wage/Wage.ts"
-import { writtenIn } from "../src/Tools/Wage/Written.ts"
+import { MAX_ANNUAL_SALARY, MAX_HOURLY_WAGE } from "../src/Tools/Wage/Amount.ts"
+import { estimate } from "../src/Tools/Wage/Estimator.ts"
+import { assumptions } from "../src/Tools/Wage/Schemas.ts"
+import { sourceText } from "../src/Tools/Wage/SourceText.ts"
 import { Result } from "effect"
 
 const env = (name: string, fallback: number): number => {
@@ -138,7 +140,7 @@ const wageRequest = (body: Record<string, unknown>, text: string) => {
     return new Failure(422, "invalid_value", `${field} must be a positive number`, field)
   }
   // the amount as written, as the service computes it (the decimal, not the float)
-  const written = writtenIn(text, field as "hourlyWage" | "annualSalary") ?? String(value)
+  const written = sourceText(text, field as "hourlyWage" | "annualSalary") ?? String(value)
   const estimates = estimate(field === "hourlyWage" ? { hourlyWage: written } : { annualSalary: written })
   if (Result.isFailure(estimates)) return new Failure(422, "invalid_value", `${field} must be a positive number`, field)
   return { success: true, estimates: estimates.success, assumptions }

@@ -11,11 +11,11 @@ import { HttpServer } from "effect/http"
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { AppConfig } from "../src/Config.ts"
 import { UserAgentRequest, UserAgentResponse } from "../src/Tools/UserAgent/UserAgent.ts"
-import { assumptions, WageRequest, WageResponse } from "../src/Tools/Wage/Wage.ts"
+import { assumptions, WageRequest, WageResponse } from "../src/Tools/Wage/Schemas.ts"
 import { ToolsLive } from "../src/Tools/index.ts"
 import { UserAgents } from "../src/Tools/UserAgent/UserAgents.ts"
 import { answer } from "../src/Tools/UserAgent/index.ts"
-import { Wages } from "../src/Tools/Wage/Wages.ts"
+import { Estimator } from "../src/Tools/Wage/Estimator.ts"
 
 const Api = HttpApi.make("floor")
   .add(
@@ -40,11 +40,11 @@ const Tools = HttpApiBuilder.group(
   "tools",
   Effect.fnUntraced(function* (handlers) {
     const userAgents = yield* UserAgents
-    const wages = yield* Wages
+    const estimator = yield* Estimator
     return handlers.handleAll({
       userAgentParser: ({ payload }) => Effect.orDie(answer(userAgents, payload)),
       wageEstimator: ({ payload }) =>
-        Effect.map(Effect.orDie(wages.estimate(payload)), (estimates) => ({
+        Effect.map(Effect.orDie(estimator.estimate(payload)), (estimates) => ({
           success: true as const,
           estimates,
           assumptions

@@ -5,7 +5,7 @@
  */
 import { Data, Effect, Option, Runtime, Stdio, Stream } from "effect"
 import { Command, Flag } from "effect/cli"
-import * as Variable from "../Variable.ts"
+import * as EnvVar from "../EnvVar.ts"
 
 export class Unhealthy extends Data.TaggedError("Unhealthy")<{ readonly message: string }> {
   override readonly [Runtime.errorExitCode] = 1
@@ -16,8 +16,8 @@ const local = (host: string) => (host === "0.0.0.0" || host === "" ? "127.0.0.1"
 const bracketed = (host: string) => (host.includes(":") && !host.startsWith("[") ? `[${host}]` : host)
 
 const defaultUrl = Effect.gen(function* () {
-  const port = yield* Variable.integer("PORT", 3000, 0, 65_535)
-  const host = (yield* Variable.text("HOST")) ?? "0.0.0.0"
+  const port = yield* EnvVar.integer("PORT", 3000, 0, 65_535)
+  const host = (yield* EnvVar.text("HOST")) ?? "0.0.0.0"
   return `http://${bracketed(local(host))}:${port}/health`
 })
 

@@ -8,8 +8,8 @@ import { Command, Flag } from "effect/cli"
 import { PAYLOAD_PARSE_OPTIONS } from "../Api.ts"
 import { InvalidRequest, InvalidValue } from "../Errors.ts"
 import { fromSchemaIssue } from "../Http/SchemaErrors.ts"
-import { assumptions, WageRequest } from "../Tools/Wage/Wage.ts"
-import { Wages } from "../Tools/Wage/Wages.ts"
+import { Estimator } from "../Tools/Wage/Estimator.ts"
+import { assumptions, WageRequest } from "../Tools/Wage/Schemas.ts"
 import { report } from "./Report.ts"
 
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
@@ -43,7 +43,7 @@ const inFlags = <E>(error: E): E | InvalidRequest | InvalidValue => {
 
 const run = Effect.fn("Cli.wage")(
   function* (flags: { readonly hourly: Option.Option<string>; readonly annual: Option.Option<string> }) {
-    const wages = yield* Wages
+    const estimator = yield* Estimator
     const stdio = yield* Stdio.Stdio
     const body = {
       ...Option.match(flags.hourly, { onNone: () => ({}), onSome: (text) => ({ hourlyWage: value(text) }) }),
@@ -51,7 +51,7 @@ const run = Effect.fn("Cli.wage")(
     }
     const request = decode(body)
     if (Result.isFailure(request)) return yield* fromSchemaIssue(request.failure.issue)
-    const estimates = yield* wages.estimate(
+    const estimates = yield* estimator.estimate(
       Option.isSome(flags.hourly)
         ? { hourlyWage: written(flags.hourly.value) }
         : { annualSalary: written(Option.getOrElse(flags.annual, () => "")) }
@@ -59,7 +59,7 @@ const run = Effect.fn("Cli.wage")(
     yield* Stream.run(Stream.make(`${JSON.stringify({ estimates, assumptions })}\n`), stdio.stdout())
   },
   Effect.mapError(inFlags),
-  Effect.provide(Wages.layer),
+  Effect.provide(Estimator.layer),
   report
 )
 

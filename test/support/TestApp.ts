@@ -18,7 +18,7 @@ import { RateLimiter } from "../../src/RateLimit/RateLimiter.ts"
 import { tools as allTools } from "../../src/Tools/index.ts"
 import * as Tool from "../../src/Tools/Tool.ts"
 import type { UserAgents } from "../../src/Tools/UserAgent/UserAgents.ts"
-import type { Wages } from "../../src/Tools/Wage/Wages.ts"
+import type { Estimator } from "../../src/Tools/Wage/Estimator.ts"
 
 export const KEY = "test-key-0123456789abcdef"
 export const OTHER_KEY = "test-key-other-9876543210"
@@ -33,7 +33,7 @@ export interface TestAppOptions {
   /** The tools served (default: the service's own list), e.g. with a toy tool added. */
   readonly tools?: Tool.Tools
   /** Replace a service, e.g. one that dies, to reach the 500 path. */
-  readonly services?: Layer.Layer<UserAgents | Wages>
+  readonly services?: Layer.Layer<UserAgents | Estimator>
   /** Logs are off unless a test asks for them. */
   readonly logLevel?: LogLevel.LogLevel
   /** The service's own logger (LOG_LEVEL, LOG_FORMAT from `env`) writes its lines here instead. */

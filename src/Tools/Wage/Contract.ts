@@ -2,7 +2,7 @@
 import { HttpApiEndpoint, OpenApi } from "effect/http-api"
 import { InvalidValueWire } from "../../Errors.ts"
 import * as Contract from "../Contract.ts"
-import { WageRequest, WageResponse } from "./Wage.ts"
+import { WageRequest, WageResponse } from "./Schemas.ts"
 
 export const WageEstimator = HttpApiEndpoint.post("wageEstimator", "/wage-estimator", {
   payload: WageRequest,

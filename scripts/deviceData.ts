@@ -20,6 +20,7 @@ import { dirname } from "node:path"
 import { deflateRawSync } from "node:zlib"
 import { escaped, filingSections, latin1, writeSections } from "../src/Tools/UserAgent/DeviceFile.ts"
 import { branches, fileTexts, spread } from "../src/Tools/UserAgent/PatternFiling.ts"
+import { checkPatternCosts, costLines } from "./devicePatternCost.ts"
 
 const outAt = process.argv.indexOf("--out")
 const OUT = outAt === -1 ? new URL("../generated/devices.bin", import.meta.url).pathname : process.argv[outAt + 1]!
@@ -40,7 +41,7 @@ const packageDir = dirname(Bun.resolveSync(`${PACKAGE}/package.json`, import.met
 const version: string = JSON.parse(readFileSync(`${packageDir}/package.json`, "utf8")).version
 // what the file depends on: the package's version, this script and the code that reads the patterns and defines
 // the file's layout
-const stamp = ["PatternTexts", "PatternFiling", "PatternWindows", "PatternIndex", "DeviceFile"]
+const stamp = ["PatternTexts", "PatternFiling", "PatternWindows", "PatternIndex", "DeviceFile", "DevicePatterns"]
   .reduce(
     (hash, file) => hash.update(readFileSync(new URL(`../src/Tools/UserAgent/${file}.ts`, import.meta.url).pathname)),
     createHash("sha256")
@@ -99,6 +100,22 @@ const blocks = brands.map(({ entry }) => {
   const filing = models !== undefined && models.length > 8 ? fileTexts(models.map((model) => model.regex)) : undefined
   return deflateRawSync(writeSections({ models: list }, filing === undefined ? {} : filingSections(filing, "")))
 })
+// every pattern the service may run, timed on strings built from its own texts (devicePatternCost.ts): generation
+// fails if one is super-linear within what the service lets it read
+const started = performance.now()
+const costs = checkPatternCosts([
+  ...gates.map((source, n) => ({ label: `gate ${n}`, source })),
+  ...alternatives.map(([n, source]) => ({ label: brands[n]!.name, source })),
+  ...brands.flatMap(({ name, entry }) => [
+    ...(entry.model?.includes("$") === true && branches(entry.regex).length > 1
+      ? [{ label: `${name} (whole)`, source: entry.regex }]
+      : []),
+    ...(entry.models ?? []).map((model) => ({ label: `model of ${name}`, source: model.regex }))
+  ])
+])
+console.log(
+  `${costs.length} patterns timed in ${((performance.now() - started) / 1000).toFixed(1)} s, the costliest:\n${costLines(costs, 5).join("\n")}`
+)
 let [end, blockEnd] = [0, 0]
 const source = `${PACKAGE} ${version} (MIT), Matomo device-detector's regexes (LGPL-3.0)`
 const file = writeSections(

@@ -42,13 +42,14 @@ interface BrandEntry extends ModelEntry {
 const packageDir = dirname(Bun.resolveSync(`${PACKAGE}/package.json`, import.meta.dir))
 const version: string = JSON.parse(readFileSync(`${packageDir}/package.json`, "utf8")).version
 // what the file depends on: the package's version, this script and the code that reads the patterns and defines
-// the file's layout
+// the file's layout; and the check it passed, and the window it was checked at (DevicePatterns.ts)
 const stamp = ["PatternTexts", "PatternFiling", "PatternWindows", "PatternIndex", "DeviceFile", "DevicePatterns"]
   .reduce(
     (hash, file) => hash.update(readFileSync(new URL(`../src/Tools/UserAgent/${file}.ts`, import.meta.url).pathname)),
     createHash("sha256")
       .update(version)
       .update(readFileSync(new URL(import.meta.url).pathname))
+      .update(readFileSync(new URL("./devicePatternCost.ts", import.meta.url).pathname))
   )
   .digest("hex")
   .slice(0, 16)

@@ -12,7 +12,9 @@
  * `branch.ends` in `branch.text`, in Latin-1 with other characters escaped: a brand matches where one of its
  * alternatives does), their `Filing`
  * (PatternIndex.ts, `filing.*`), and each brand's block of models (`blocks`, ending at `blocks.ends`). Reading the
- * patterns for their texts (PatternTexts.ts) is done here, once, so the service only loads the result.
+ * patterns for their texts (PatternTexts.ts) is done here, once, so the service only loads the result. Before it
+ * writes, it times every pattern on hostile strings of the length the service lets it read (devicePatternCost.ts)
+ * and fails if one costs more than the bound.
  */
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
@@ -20,6 +22,7 @@ import { dirname } from "node:path"
 import { deflateRawSync } from "node:zlib"
 import { escaped, filingSections, latin1, writeSections } from "../src/Tools/UserAgent/DeviceFile.ts"
 import { branches, fileTexts, spread } from "../src/Tools/UserAgent/PatternFiling.ts"
+import { checkPatternCosts, costLines } from "./devicePatternCost.ts"
 
 const outAt = process.argv.indexOf("--out")
 const OUT = outAt === -1 ? new URL("../generated/devices.bin", import.meta.url).pathname : process.argv[outAt + 1]!
@@ -39,13 +42,14 @@ interface BrandEntry extends ModelEntry {
 const packageDir = dirname(Bun.resolveSync(`${PACKAGE}/package.json`, import.meta.dir))
 const version: string = JSON.parse(readFileSync(`${packageDir}/package.json`, "utf8")).version
 // what the file depends on: the package's version, this script and the code that reads the patterns and defines
-// the file's layout
-const stamp = ["PatternTexts", "PatternFiling", "PatternWindows", "PatternIndex", "DeviceFile"]
+// the file's layout; and the check it passed, and the window it was checked at (DevicePatterns.ts)
+const stamp = ["PatternTexts", "PatternFiling", "PatternWindows", "PatternIndex", "DeviceFile", "DevicePatterns"]
   .reduce(
     (hash, file) => hash.update(readFileSync(new URL(`../src/Tools/UserAgent/${file}.ts`, import.meta.url).pathname)),
     createHash("sha256")
       .update(version)
       .update(readFileSync(new URL(import.meta.url).pathname))
+      .update(readFileSync(new URL("./devicePatternCost.ts", import.meta.url).pathname))
   )
   .digest("hex")
   .slice(0, 16)
@@ -99,6 +103,25 @@ const blocks = brands.map(({ entry }) => {
   const filing = models !== undefined && models.length > 8 ? fileTexts(models.map((model) => model.regex)) : undefined
   return deflateRawSync(writeSections({ models: list }, filing === undefined ? {} : filingSections(filing, "")))
 })
+// every pattern the service may run, timed on strings built from its own texts (devicePatternCost.ts): generation
+// fails if one is super-linear within what the service lets it read
+const [started, cpu] = [performance.now(), process.cpuUsage()]
+const costs = checkPatternCosts([
+  ...gates.map((source, n) => ({ label: `gate ${n}`, source })),
+  ...alternatives.map(([n, source]) => ({ label: brands[n]!.name, source })),
+  ...brands.flatMap(({ name, entry }) => [
+    ...(entry.model?.includes("$") === true && branches(entry.regex).length > 1
+      ? [{ label: `${name} (whole)`, source: entry.regex }]
+      : []),
+    ...(entry.models ?? []).map((model) => ({ label: `model of ${name}`, source: model.regex }))
+  ])
+])
+const { user, system } = process.cpuUsage(cpu)
+const seconds = (ms: number): string => (ms / 1000).toFixed(1)
+console.log(
+  `${costs.length} patterns timed in ${seconds((user + system) / 1000)} s of CPU (${seconds(performance.now() - started)} s), the costliest:`
+)
+console.log(costLines(costs, 5).join("\n"))
 let [end, blockEnd] = [0, 0]
 const source = `${PACKAGE} ${version} (MIT), Matomo device-detector's regexes (LGPL-3.0)`
 const file = writeSections(

@@ -11,7 +11,7 @@
  * (`Unbuilt`); `identifyDevice`, for scripts and tests, loads at once.
  */
 import { type Brand, type Database, load, loaded, modelsOf } from "./DeviceLoad.ts"
-import { allPatterns, modelName, RECENT, recentPatterns } from "./DevicePatterns.ts"
+import { allPatterns, modelName, RECENT, recentPatterns, WINDOW } from "./DevicePatterns.ts"
 import { type Compile, makePatternIndex, type PatternIndex } from "./PatternIndex.ts"
 import { finish, type Steps, Unbuilt } from "./Steps.ts"
 
@@ -68,7 +68,11 @@ const identify = (
 // the patterns the service runs, the most recent kept compiled
 const recent = recentPatterns(RECENT)
 
-const byIndex = (ua: string, db: Database, compile: Compile): DeviceIdentity | undefined => {
+// the start of the string, which is all the patterns read (`WINDOW`)
+const windowed = (ua: string): string => (ua.length > WINDOW ? ua.slice(0, WINDOW) : ua)
+
+const byIndex = (text: string, db: Database, compile: Compile): DeviceIdentity | undefined => {
+  const ua = windowed(text)
   const lower = ua.toLowerCase()
   return identify(
     ua,
@@ -103,8 +107,8 @@ export const lookUpDevice = (ua: string): DeviceIdentity | undefined => {
 let scanning: { readonly whole: PatternIndex<Brand>; readonly compile: Compile } | undefined
 
 /** The same answer by running every pattern in order, as Matomo does: what `scripts/deviceIndexCheck.ts` compares. */
-export const scanDevice = (ua: string): DeviceIdentity | undefined => {
-  const db = finish(load())
+export const scanDevice = (text: string): DeviceIdentity | undefined => {
+  const [ua, db] = [windowed(text), finish(load())]
   const { whole, compile } = (scanning ??= {
     whole: makePatternIndex(db.brands, (brand) => (brand.whole ??= db.regex(brand))),
     compile: allPatterns()

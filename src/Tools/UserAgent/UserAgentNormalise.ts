@@ -9,7 +9,7 @@ import type { UserAgentInfo } from "./UserAgent.ts"
 import { detectBot } from "./UserAgentBots.ts"
 import { type DeviceIdentity, identifyDevice } from "./DeviceDatabase.ts"
 import { browserFamily, deviceType, known, osFamily } from "./UserAgentFamilies.ts"
-import { decodeSpaces, type ParserResult, refine } from "./UserAgentRules.ts"
+import { decodeSpaces, forLibrary, type ParserResult, refine } from "./UserAgentRules.ts"
 
 export { type Bot, detectBot } from "./UserAgentBots.ts"
 export { browserFamily, deviceType, osFamily } from "./UserAgentFamilies.ts"
@@ -88,7 +88,7 @@ export const parseUserAgent = (
   const hints = headers === undefined ? undefined : clientHints(headers)
   // the library's extensions for email clients, in-app browsers and media players name what borrows IE's or
   // WebKit's string (Outlook, Teams, iTunes)
-  const parser = rules ? new UAParser(text, appExtensions, hints) : new UAParser(text, hints)
+  const parser = rules ? new UAParser(forLibrary(text), appExtensions, hints) : new UAParser(forLibrary(text), hints)
   if (hints === undefined) return { ...normalise(text, parser.getResult(), options), userAgent: ua }
   const result = parser.getResult()
   // outside a browser withClientHints answers synchronously; its Promise branch is for navigator.userAgentData

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test"
+import { BOUND_MS } from "../../../scripts/devicePatternCost.ts"
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
@@ -130,8 +131,12 @@ describe("the generated database", () => {
     const run = Bun.spawnSync([process.execPath, `${root}scripts/deviceData.ts`, "--force", "--out", out])
     expect(run.exitCode).toBe(0)
     expect(readFileSync(out).equals(generated)).toBe(true)
+    // and every pattern in it was timed on strings of its own texts, none over the bound (devicePatternCost.ts)
+    const worst = [...run.stdout.toString().matchAll(/^ {2}(\d+\.\d+) ms {2}/gm)].map((line) => Number(line[1]))
+    expect(worst.length).toBe(5)
+    for (const ms of worst) expect(ms).toBeLessThanOrEqual(BOUND_MS)
     rmSync(dirname(out), { recursive: true })
-  })
+  }, 60_000)
 })
 
 // the hand-labelled fixtures' strings whole, every fourth uap-core case

@@ -5,13 +5,14 @@
 import { Effect, FileSystem, Layer, Path, PlatformError, Predicate, Sink, Stdio, Stream, Terminal } from "effect"
 import { CliConfig, CliOutput, GlobalFlag } from "effect/cli"
 import { ChildProcessSpawner } from "effect/process"
-import { createReadStream } from "node:fs"
+import { createReadStream, readFileSync } from "node:fs"
 
 const TAGS: Partial<Record<string, PlatformError.SystemErrorTag>> = {
   ENOENT: "NotFound",
   EACCES: "PermissionDenied",
   EPERM: "PermissionDenied",
-  EISDIR: "BadResource"
+  EISDIR: "BadResource",
+  EBADF: "BadResource"
 }
 
 const failure = (module: string, method: string, cause: unknown, path?: string) =>
@@ -24,12 +25,31 @@ const failure = (module: string, method: string, cause: unknown, path?: string) 
     cause
   })
 
-/** Each write waits for `drain` when the stream's buffer is full, so output never piles up in memory. */
+/**
+ * Whether a standard descriptor was closed when the process started (`>&-`): Bun then opens /dev/null in its place,
+ * where writes vanish unseen, and opens it close-on-exec, which no inherited descriptor is. Linux only (/proc).
+ */
+const closedAtStart = (fd: number): boolean => {
+  try {
+    const flags = /^flags:\s*([0-7]+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, "utf8"))?.[1]
+    return flags !== undefined && (Number.parseInt(flags, 8) & 0o2000000) !== 0 // O_CLOEXEC
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Each write waits for `drain` when the stream's buffer is full, so output never piles up in memory; a write that
+ * fails (a full disk, a reader gone, a descriptor closed at start) fails the sink, so the command ends.
+ */
 const writer = (
   stream: NodeJS.WriteStream,
-  name: string
+  name: string,
+  fd: number
 ): Sink.Sink<void, string | Uint8Array, never, PlatformError.PlatformError> => {
-  let broken: unknown
+  let broken: unknown = closedAtStart(fd)
+    ? Object.assign(new Error(`EBADF: ${name} was closed when the command started`), { code: "EBADF" })
+    : undefined
   // A closed reader (`| head`) is an error event, which without a listener would end the process.
   stream.on("error", (error) => {
     broken = error
@@ -54,8 +74,8 @@ const stdio = Stdio.make({
   stdinIsTerminal: Effect.sync(() => process.stdin.isTTY === true),
   stdoutIsTerminal: Effect.sync(() => process.stdout.isTTY === true),
   stderrIsTerminal: Effect.sync(() => process.stderr.isTTY === true),
-  stdout: () => writer(process.stdout, "stdout"),
-  stderr: () => writer(process.stderr, "stderr"),
+  stdout: () => writer(process.stdout, "stdout", 1),
+  stderr: () => writer(process.stderr, "stderr", 2),
   stdin: Stream.suspend(() =>
     Stream.fromAsyncIterable(createReadStream("", { fd: 0, highWaterMark: 1 << 16, autoClose: false }), (cause) =>
       failure("Stdio", "stdin", cause)

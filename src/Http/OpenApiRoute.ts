@@ -1,13 +1,14 @@
 /**
  * GET /openapi.json: the document derived from the API, made once (on the first request for it), with `servers` per
  * request: PUBLIC_URL when set, else the address the request came in on (a valid Host only), so generated clients
- * and "Try it" call this very server. Behind a shared cache, set PUBLIC_URL: the document is public for an hour. Served like /docs (Representations.ts): compressed, an ETag per encoding, an hour's cache lifetime.
+ * and "Try it" call this very server. Served like /docs (Representations.ts): compressed, an ETag per encoding, an
+ * hour's cache lifetime; public with PUBLIC_URL, private without (it then depends on the Host the client sent).
  */
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
 import { OpenApi } from "effect/http-api"
 import { AppConfig } from "../Config.ts"
-import { represent, respond, type Representations } from "./Representations.ts"
+import { type Caching, represent, respond, type Representations } from "./Representations.ts"
 import { ApiRoutes, OPENAPI_PATH } from "./Routes.ts"
 
 /** The Host header is the client's to choose: only this many documents (one per server URL) are kept. */
@@ -49,13 +50,17 @@ export const OpenApiRoute = HttpRouter.use(
       documents.set(url, made)
       return made
     }
-    // without PUBLIC_URL the document names the scheme a proxy reports: a cache must not mix http and https
-    const vary = publicUrl === undefined && trustProxy ? ["X-Forwarded-Proto"] : []
+    // Without PUBLIC_URL the document names the request's Host (and the scheme a proxy reports): only the client that
+    // asked may keep it, and a cache must not hand one host's servers, or one scheme's, to another request.
+    const caching: Caching =
+      publicUrl === undefined
+        ? { scope: "private", vary: trustProxy ? ["Host", "X-Forwarded-Proto"] : ["Host"] }
+        : { scope: "public" }
     yield* router.add(
       "GET",
       OPENAPI_PATH,
       Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
-        respond(request, documentFor(publicUrl ?? requestOrigin(request, trustProxy)), vary)
+        respond(request, documentFor(publicUrl ?? requestOrigin(request, trustProxy)), caching)
       )
     )
   })

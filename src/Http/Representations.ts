@@ -2,7 +2,8 @@
  * A fixed body (the docs page, the OpenAPI document) served as shared caches and browsers expect: br or gzip when
  * the client accepts it, each representation under its own ETag (RFC 9110 8.8.3: an ETag names one representation,
  * so the gzip bytes cannot share the identity bytes' tag), 304 when If-None-Match matches by weak comparison or is
- * `*`, and an hour's public cache lifetime. Each encoding is compressed once, on the first request that asks for it.
+ * `*`, and an hour's cache lifetime, public unless the body depends on who asked. Each encoding is compressed once, on
+ * the first request that asks for it.
  */
 import { brotliCompressSync, constants, gzipSync } from "node:zlib"
 import type { HttpServerRequest } from "effect/http"
@@ -57,17 +58,23 @@ export const noneMatch = (header: string | undefined, etag: string): boolean => 
   return (header.match(/(?:W\/)?"[^"]*"/g) ?? []).some((tag) => opaque(tag) === opaque(etag))
 }
 
+/** Caching beyond the encoding: the request headers the body depends on, and whether a shared cache may keep it. */
+export interface Caching {
+  readonly vary?: ReadonlyArray<string>
+  readonly scope?: "public" | "private"
+}
+
 /** The response to a GET: the representation the client accepts, or a 304 when it already holds that one. */
 export const respond = (
   request: HttpServerRequest.HttpServerRequest,
   representations: Representations,
-  vary: ReadonlyArray<string> = []
+  { scope = "public", vary = [] }: Caching = {}
 ): HttpServerResponse.HttpServerResponse => {
   const encoding = negotiate(request.headers["accept-encoding"])
   const headers: Record<string, string> = {
     etag: etagOf(representations, encoding),
     vary: ["Accept-Encoding", ...vary].join(", "),
-    "cache-control": "public, max-age=3600"
+    "cache-control": `${scope}, max-age=3600`
   }
   if (noneMatch(request.headers["if-none-match"], headers.etag!)) {
     return HttpServerResponse.empty({ status: 304, headers })

@@ -4,7 +4,7 @@
  * (`RateLimit-Policy`, `RateLimit`) beside the widely used `X-RateLimit-*`, and `Retry-After` on a 429.
  * It imports no server code: the API document uses it too.
  */
-import type { RateLimitDecision } from "./RateLimiter.ts"
+import type { RateLimitDecision } from "./Limiter.ts"
 
 /** Every header a known caller's `/v1` answer carries, as the document and CORS spell them. */
 export const NAMES = [

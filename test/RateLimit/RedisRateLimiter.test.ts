@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test"
 import { Effect, Layer, Logger, ManagedRuntime, Metric, References } from "effect"
 import { AppConfig } from "../../src/Config.ts"
-import { RateLimiter, RateLimiterLive } from "../../src/RateLimit/RateLimiter.ts"
+import { RateLimiter, RateLimiterLive } from "../../src/RateLimit/Limiter.ts"
 import { storeFallbacks, storeUp } from "../../src/RateLimit/FailOpen.ts"
 import { type RedisServer, startRedis } from "../support/Redis.ts"
 import { TestClock } from "effect/testing"

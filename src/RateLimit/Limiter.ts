@@ -1,21 +1,16 @@
-/**
- * The rate limiter the HTTP edge asks: a token bucket per key and per address in Effect's `RateLimiterStore`, in
- * memory (MemoryStore.ts) or in Redis (FailOpen.ts), its answers as the decision the rate-limit headers show.
- */
+/** A token bucket per key and per address in Effect's `RateLimiterStore`: in memory, or in Redis (FailOpen.ts). */
 import { Context, Duration, Effect, Layer } from "effect"
 import { RateLimiterStore } from "effect/persistence/RateLimiter"
 import { AppConfig, type InvalidConfig } from "../Config.ts"
 import { layerStoreFailOpen } from "./FailOpen.ts"
-import { makeMemoryStore, type Store } from "./MemoryStore.ts"
+import { layerStoreMemory, makeMemoryStore, type Store } from "./MemoryStore.ts"
 
+/** As the headers show it: whole tokens left, whole seconds until full and (refused) until the take would pass. */
 export interface RateLimitDecision {
   readonly allowed: boolean
   readonly limit: number
-  /** Whole tokens left after this request. */
   readonly remaining: number
-  /** Whole seconds until the bucket is full again (ceil, >= 0). */
   readonly resetSeconds: number
-  /** When not allowed: whole seconds until enough tokens are back (ceil, at least 1); else 0. */
   readonly retryAfterSeconds: number
 }
 
@@ -24,10 +19,7 @@ export type RateLimiterOptions = { readonly perMinute: number; readonly authFail
 // Rounded to the millisecond first: at a capacity that does not divide a minute, the refill interval is a fraction.
 const seconds = (ms: number) => Math.ceil(Math.round(ms) / 1000)
 
-/**
- * The decision from the store's answer (tokens left after the take, negative when refused; ms since the last refill),
- * with Effect's `consume` arithmetic. Refused, nothing was taken: the bucket still holds what it held.
- */
+// Effect's `consume` arithmetic on the store's answer; refused, nothing was taken: the bucket holds what it held.
 const decide = (limit: number, refillMs: number, tokens: number, [left, elapsedMs]: readonly [number, number]) => {
   const held = left >= 0 ? left : left + tokens
   const resetSeconds = seconds(Math.max(0, Math.ceil(limit - held) * refillMs - elapsedMs))
@@ -36,10 +28,8 @@ const decide = (limit: number, refillMs: number, tokens: number, [left, elapsedM
   return { allowed: false, limit, remaining: held, resetSeconds, retryAfterSeconds: Math.max(1, seconds(retryMs)) }
 }
 
-/**
- * Each take straight from the store: Effect's `consume` reports no tokens left on a refusal, and a refused batch
- * answers how many are.
- */
+// Straight from the store: Effect's `consume` reports 0 left on a refusal, and a refused batch shows what is left.
+// Only the Redis store fails, and FailOpen.ts answers its failures from memory.
 const make = (options: RateLimiterOptions) =>
   Effect.map(Effect.service(RateLimiterStore), (store) => {
     const bucket = (limit: number) => {
@@ -74,12 +64,6 @@ export class RateLimiter extends Context.Service<
   static readonly Test = (options: RateLimiterOptions, store: Store = makeMemoryStore()) =>
     Layer.effect(RateLimiter, Effect.provideService(make(options), RateLimiterStore, store))
 }
-
-/** Buckets in this process, idle ones swept while the layer lasts. */
-const layerStoreMemory = Layer.effect(
-  RateLimiterStore,
-  Effect.tap(Effect.sync(makeMemoryStore), (store) => store.sweepEvery)
-)
 
 /** With RATE_LIMIT_PER_MINUTE, AUTH_FAILURES_PER_MINUTE; in Redis with REDIS_URL, so all instances share one limit. */
 export const RateLimiterLive: Layer.Layer<RateLimiter, InvalidConfig, AppConfig> = Layer.unwrap(

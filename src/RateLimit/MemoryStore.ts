@@ -4,11 +4,10 @@
  * window or at half the cap, the one before dropped: its buckets are full by then, the same as none. A bucket found
  * only in the older one moves to the newer with its exact state; a sweep every half window ages an idle table too.
  */
-import { Clock, Effect, Schedule } from "effect"
+import { Clock, Effect, Layer, Schedule } from "effect"
 import { RateLimiter } from "effect/persistence"
 
-/** Hard cap on each table's bucket count. */
-export const MAX_ENTRIES = 100_000
+const MAX_ENTRIES = 100_000
 // A bucket refills completely within a minute: one untouched for a window is full, the same as none.
 const WINDOW_MS = 60_000
 
@@ -29,6 +28,9 @@ export const clockAt = (clock: Clock.Clock, millis: () => number): Clock.Clock =
   sleep: (duration) => clock.sleep(duration)
 })
 
+const runWith = <A, E>(effect: Effect.Effect<A, E>, clock: Clock.Clock): A =>
+  Effect.runSync(Effect.provideService(effect, Clock.Clock, clock))
+
 const table = (maxEntries: number) => {
   let current = { store: effectStore(), keys: new Set<string>(), since: 0 }
   let previous = current
@@ -36,22 +38,15 @@ const table = (maxEntries: number) => {
     previous = current
     current = { store: effectStore(), keys: new Set(), since: now }
   }
-  /**
-   * An older generation's bucket, read with a take of nothing and set up in the current one as it was, at its last
-   * refill; run at once, so that no other fiber's take comes between.
-   */
+  // Read with a take of nothing, set up as it was at its last refill; at once, so no other take comes between.
   const move = (options: TakeOptions, clock: Clock.Clock, now: number) => {
-    const read = Effect.provideService(previous.store.tokenBucket({ ...options, tokens: 0 }), Clock.Clock, clock)
-    const [held, elapsedMs] = Effect.runSync(read)
-    if (held >= options.limit) return
-    const seed = current.store.tokenBucket({ ...options, tokens: options.limit - held })
-    Effect.runSync(
-      Effect.provideService(
-        seed,
-        Clock.Clock,
+    const [held, elapsedMs] = runWith(previous.store.tokenBucket({ ...options, tokens: 0 }), clock)
+    if (held < options.limit) {
+      runWith(
+        current.store.tokenBucket({ ...options, tokens: options.limit - held }),
         clockAt(clock, () => now - elapsedMs)
       )
-    )
+    }
   }
   const take = (options: TakeOptions, clock: Clock.Clock): ReturnType<Store["tokenBucket"]> => {
     const now = clock.currentTimeMillisUnsafe()
@@ -69,10 +64,7 @@ const table = (maxEntries: number) => {
   return { take, sweep, size }
 }
 
-/**
- * The store (Effect's interface, for the limiter and the Redis store's fallback), the buckets each table holds (for
- * tests), and the sweep. Keys starting `address:` go to the address table.
- */
+/** The store, for the limiter and the Redis store's fallback; keys starting `address:` go to the address table. */
 export const makeMemoryStore = (maxEntries = MAX_ENTRIES) => {
   const tables = { keys: table(maxEntries), addresses: table(maxEntries) }
   const tokenBucket: Store["tokenBucket"] = (options) =>
@@ -90,3 +82,9 @@ export const makeMemoryStore = (maxEntries = MAX_ENTRIES) => {
 }
 
 export type MemoryStore = ReturnType<typeof makeMemoryStore>
+
+/** Buckets in this process, idle ones swept while the layer lasts. */
+export const layerStoreMemory = Layer.effect(
+  RateLimiter.RateLimiterStore,
+  Effect.tap(Effect.sync(makeMemoryStore), (store) => store.sweepEvery)
+)

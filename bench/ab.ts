@@ -69,6 +69,8 @@ const extract = async (rev: string): Promise<string> => {
   }
   // src/ reaches one file of node_modules by a relative path (the user-agents data set): beside the extracted src/ too
   symlinkSync(join(ROOT, "node_modules"), join(extracted, "node_modules"))
+  // and the generated device data (scripts/deviceData.ts) it reads the same way
+  symlinkSync(join(ROOT, "generated"), join(extracted, "generated"))
   return join(extracted, "src")
 }
 

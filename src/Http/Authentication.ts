@@ -11,7 +11,7 @@ import { RateLimited, Unauthorized } from "../Errors.ts"
 import { countAuthFailure, countRateLimited } from "../Observability/Metrics.ts"
 import { TracedSteps } from "../Observability/Tracing.ts"
 import * as RateLimitHeaders from "../RateLimit/Headers.ts"
-import { RateLimiter } from "../RateLimit/RateLimiter.ts"
+import { RateLimiter } from "../RateLimit/Limiter.ts"
 import { ApiKeyStore } from "../Services/ApiKeyStore.ts"
 import { clientAddress, PeerAddress } from "./ClientAddress.ts"
 

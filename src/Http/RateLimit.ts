@@ -12,7 +12,7 @@ import { InvalidRequest, type PayloadTooLarge, RateLimited } from "../Errors.ts"
 import { countRateLimited } from "../Observability/Metrics.ts"
 import { TracedSteps } from "../Observability/Tracing.ts"
 import * as RateLimitHeaders from "../RateLimit/Headers.ts"
-import { type RateLimitDecision, RateLimiter } from "../RateLimit/RateLimiter.ts"
+import { type RateLimitDecision, RateLimiter } from "../RateLimit/Limiter.ts"
 import { respondWith, seconds } from "./Authentication.ts"
 
 /** A request's cost in tokens: the endpoint's `TokenCost` of the body read, or 1 for a body the checks refused. */
@@ -73,10 +73,6 @@ export const RateLimitLive = Layer.effect(
         message: `This request asks for ${cost} user agents; a key may send at most ${limiter.capacity} at once`
       })
 
-    // With the buckets in this process (and no span to record the take in), the take is a plain call: the
-    // limiter's Effect costs more than the bucket's arithmetic.
-    const takeNow = traced.enabled ? undefined : limiter.takeNow
-
     // One step reads what it needs from the request's fiber (its context and clock): an Effect each for the caller,
     // the request and the clock cost more than the rest of this middleware.
     return RateLimit.of((httpEffect, { endpoint }) =>
@@ -95,10 +91,6 @@ export const RateLimitLive = Layer.effect(
             : traced.enabled
               ? traced.span(`tool ${endpoint.identifier}`, httpEffect)
               : httpEffect
-        if (takeNow !== undefined) {
-          const now = clock.currentTimeMillisUnsafe()
-          return decided(takeNow(caller.bucket, now, cost), now, cost, request, next)
-        }
         return Effect.flatMap(traced.span("rate-limit", limiter.take(caller.bucket, cost)), (decision) =>
           decided(decision, clock.currentTimeMillisUnsafe(), cost, request, next)
         )

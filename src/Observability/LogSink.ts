@@ -6,7 +6,6 @@
 import { constants, fstatSync, openSync, write as fsWrite, writeSync } from "node:fs"
 import { isatty } from "node:tty"
 
-/** The size Linux guarantees a pipe writes atomically. */
 export const PIPE_BUF = 4096
 const LIMIT_BYTES = 1024 * 1024
 const RETRY_MAX_MS = 64
@@ -28,9 +27,8 @@ const atOnce =
   }
 
 /**
- * Writes to `fd` that never wait on the event loop. A pipe is opened again without blocking, its own open file (the
- * flag reaches no other process sharing it): a full pipe refuses at once. A file or /dev/null has no reader to wait
- * for. Anything else (a socket, a terminal, no /proc) is written by a thread, which costs more a write.
+ * Writes to `fd` that never wait on the event loop: a pipe reopened without blocking (its own open file, so no other
+ * process sharing it sees the flag), a file at once, anything else (a socket, a terminal) by a thread.
  */
 export const writeTo = (fd: number): Write => {
   try {

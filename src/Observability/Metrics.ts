@@ -1,9 +1,7 @@
 /**
- * The service's Prometheus metrics, declared with Effect's `Metric` and rendered at /metrics by `PrometheusMetrics`.
- * The request path updates them synchronously (`updateUnsafe` on a metric object made once per series): no Effect
- * and no object allocated per request. Other modules declare their own (the parse cache, the rate-limit store) in
- * the same default registry, and /metrics renders them all. Every counter is `incremental`: a value that may go down
- * is a gauge, as `PrometheusMetrics` types a counter.
+ * The service's metrics in Effect's default registry, which /metrics renders with other modules' own. The request
+ * path updates them with `updateUnsafe` on a metric made once per series. Counters are `incremental`: a value that
+ * may go down is a gauge, as `PrometheusMetrics` types every counter `counter`.
  */
 import { Context, Layer, Metric } from "effect"
 import { PrometheusMetrics } from "effect/observability"

@@ -21,7 +21,6 @@ import { AppConfig } from "../Config.ts"
 import { Drain } from "../Services/Drain.ts"
 import { clip } from "./Clip.ts"
 import { corsHeaders, preflight } from "./Cors.ts"
-import { logInfoNow } from "../Observability/Logger.ts"
 import { observe } from "../Observability/Metrics.ts"
 import { type Arrival, arrive } from "./Arrival.ts"
 import { withHeaders } from "./WithHeaders.ts"
@@ -111,7 +110,7 @@ const finish = (
     requestId: arrival.requestId
   }
   if (keyId !== undefined) fields.keyId = keyId
-  const logged = logInfoNow(fiber, "request", fields)
+  const logged = Effect.annotateLogs(Effect.logInfo("request"), fields)
   // a response that sets its own cache lifetime keeps it (/docs, /openapi.json); every other one is no-store
   const headers: Record<string, string> = {
     "x-content-type-options": "nosniff",

@@ -15,11 +15,15 @@ import { LRUCache } from "lru-cache"
 import type { UserAgentInfo } from "../src/Tools/UserAgent/UserAgent.ts"
 import { buildPools, checkCombination, pick, poolFor, type Pools } from "../src/Tools/UserAgent/UserAgentGenerate.ts"
 import { parseUserAgent } from "../src/Tools/UserAgent/UserAgentNormalise.ts"
+import { loadLookups } from "../src/Tools/UserAgent/device/Database.ts"
 import { MAX_ANNUAL_SALARY, MAX_HOURLY_WAGE } from "../src/Tools/Wage/Amount.ts"
 import { estimate } from "../src/Tools/Wage/Estimator.ts"
 import { assumptions } from "../src/Tools/Wage/Schemas.ts"
 import { sourceText } from "../src/Tools/Wage/SourceText.ts"
-import { Result } from "effect"
+import { Effect, Result } from "effect"
+
+// the device database, read and built at start as the service does
+const { identify: devices } = await Effect.runPromise(loadLookups)
 
 const env = (name: string, fallback: number): number => {
   const raw = process.env[name]?.trim()
@@ -115,7 +119,7 @@ const userAgentProblem = (ua: unknown): string | undefined => {
 
 const parseCached = (ua: string): UserAgentInfo => {
   let info = cache.get(ua)
-  if (info === undefined) cache.set(ua, (info = parseUserAgent(ua)))
+  if (info === undefined) cache.set(ua, (info = parseUserAgent(ua, undefined, { devices })))
   return info
 }
 
@@ -199,7 +203,7 @@ const handle = async (request: Request, headers: Record<string, string>): Promis
   // loaded on first use, as the service does
   if ((body as { operation?: unknown }).operation === "generate" && pools === undefined) {
     const { default: UserAgent } = await import("user-agents")
-    pools = buildPools(UserAgent.top(), (ua) => parseUserAgent(ua))
+    pools = buildPools(UserAgent.top(), (ua) => parseUserAgent(ua, undefined, { devices }))
   }
   const data = parseRequest(body as Record<string, unknown>)
   return data instanceof Failure ? data : { success: true, data }

@@ -19,23 +19,26 @@ export type HandlersOf<C extends Contract.Contract> = {
   >
 }
 
-export interface Tool<C extends Contract.Contract = Contract.Contract, Services = any> {
+export interface Tool<C extends Contract.Contract = Contract.Contract, Services = any, E = unknown> {
   readonly contract: C
   /** Made once, at start, with the tool's services: so a request pays for no service lookup. */
   readonly handlers: Effect.Effect<HandlersOf<C>, never, Services>
-  readonly layer: Layer.Layer<Services, never, AppConfig>
+  /** its services; its error stops the start (a damaged data file) */
+  readonly layer: Layer.Layer<Services, E, AppConfig>
 }
 
 /** A tool, its handlers typed by its contract's endpoints. */
-export const make = <const C extends Contract.Contract, Services>(tool: {
+export const make = <const C extends Contract.Contract, Services, E = never>(tool: {
   readonly contract: C
   readonly handlers: Effect.Effect<NoInfer<HandlersOf<C>>, never, Services>
-  readonly layer: Layer.Layer<Services, never, AppConfig>
-}): Tool<C, Services> => tool
+  readonly layer: Layer.Layer<Services, E, AppConfig>
+}): Tool<C, Services, E> => tool
 
 export type Tools = readonly [Tool, ...Array<Tool>]
 type ServicesOfTool<T> = T extends Tool<any, infer S> ? S : never
 export type ServicesOf<T extends Tools> = ServicesOfTool<T[number]>
+type ErrorOfTool<T> = T extends { readonly layer: Layer.Layer<infer _S, infer E, infer _R> } ? E : never
+export type ErrorOf<T extends Tools> = ErrorOfTool<T[number]>
 
 /** The tools' contracts, in order: what the API serving them is made of (`makeApi`). */
 export const contracts = <const T extends Tools>(tools: T): Contract.Contracts =>
@@ -55,5 +58,5 @@ export const handlersLayer = <T extends Tools>(
   ) as never
 
 /** Every tool's services. */
-export const servicesLayer = <T extends Tools>(tools: T): Layer.Layer<ServicesOf<T>, never, AppConfig> =>
-  Layer.mergeAll(...(tools.map((tool) => tool.layer) as [Layer.Layer<any, never, AppConfig>])) as never
+export const servicesLayer = <T extends Tools>(tools: T): Layer.Layer<ServicesOf<T>, ErrorOf<T>, AppConfig> =>
+  Layer.mergeAll(...(tools.map((tool) => tool.layer) as [Layer.Layer<any, unknown, AppConfig>])) as never

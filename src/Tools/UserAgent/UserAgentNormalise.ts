@@ -7,7 +7,7 @@ import { UAParser } from "ua-parser-js"
 import { Emails, InApps, MediaPlayers } from "ua-parser-js/extensions"
 import type { UserAgentInfo } from "./UserAgent.ts"
 import { detectBot } from "./UserAgentBots.ts"
-import { type DeviceIdentity, identifyDevice } from "./DeviceDatabase.ts"
+import type { Lookup } from "./device/Lookup.ts"
 import { browserFamily, deviceType, known, osFamily } from "./UserAgentFamilies.ts"
 import { decodeSpaces, forLibrary, type ParserResult, refine } from "./UserAgentRules.ts"
 
@@ -22,8 +22,8 @@ export interface NormaliseOptions {
   readonly mobileHint?: boolean
   /** the string the device database reads, when client hints restored the model a reduced string hides */
   readonly deviceText?: string
-  /** how the device database is asked (default `identifyDevice`, which builds what it needs at once) */
-  readonly devices?: (ua: string) => DeviceIdentity | undefined
+  /** the device database's lookup (the DeviceDatabase service's); without it, no brand or name comes from it */
+  readonly devices?: Lookup
 }
 
 // Matomo's rule too: a device that runs iOS or macOS is Apple's
@@ -39,9 +39,7 @@ export const normalise = (ua: string, result: ParserResult, options: NormaliseOp
   // does a Windows or Mac desktop's (its database holds phones, tablets, TVs and the like: not looked up, for speed)
   const desktop = type === "Desktop" && (os === "Windows" || os === "macOS")
   const identity =
-    options.rules === false || bot.isBot || desktop
-      ? undefined
-      : (options.devices ?? identifyDevice)(options.deviceText ?? ua)
+    options.rules === false || bot.isBot || desktop ? undefined : options.devices?.(options.deviceText ?? ua)
   return {
     userAgent: ua,
     browser: { name: browserFamily(fields.browser.name), version: known(fields.browser.version) },

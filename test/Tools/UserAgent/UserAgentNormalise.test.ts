@@ -249,7 +249,7 @@ describe("client hints", () => {
   })
 
   test('Android\'s reduced "K" model is refined by sec-ch-ua-model', () => {
-    expect(parseUserAgent(ANDROID_K_PHONE).device.model).toBe("K")
+    expect(parseUserAgent(ANDROID_K_PHONE).device.model).toBe("Unknown")
     const info = parseUserAgent(ANDROID_K_PHONE, {
       "sec-ch-ua-model": '"Pixel 8 Pro"',
       "sec-ch-ua-mobile": "?1",

@@ -11,6 +11,8 @@ export interface DeviceIdentity {
   readonly brand: string
   /** "" when the database names none */
   readonly name: string
+  /** the text of the string the name was found for, "" when no model of the brand matched */
+  readonly code: string
 }
 
 export type Lookup = (ua: string) => DeviceIdentity | undefined
@@ -43,14 +45,16 @@ const identify = (text: string, db: Database, search: Search): DeviceIdentity | 
   let [vendor, name] = [brand.name, modelName(brand.model, found.match)]
   const models = db.models(brand)
   const model = models === null ? undefined : search.model(models, ua, lower)
+  let code = name === "" ? "" : found.match[0]
   if (model !== undefined) {
+    code = model.match[0]
     name = modelName(db.templates[model.entry] ?? null, model.match)
     vendor = db.vendors[model.entry] ?? vendor
   }
   // Matomo's rule: an iPhone or iPad named in an Android string is a fake
   if (vendor === "Apple" && /android /i.test(ua)) return undefined
   if (vendor === "Unknown" || vendor === "") return undefined
-  return { brand: brandNames[vendor] ?? vendor, name }
+  return { brand: brandNames[vendor] ?? vendor, name, code }
 }
 
 export const lookups = (db: Database): Lookups => {

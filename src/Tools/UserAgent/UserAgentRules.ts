@@ -78,6 +78,11 @@ const refineBrowser = (ua: string, fields: ParserResult, bot: Bot): ParserResult
     const named = other !== undefined && recognisedOnly ? recognisedProduct(ua, other) : other
     if (named !== undefined) return named
   }
+  // Trident is IE's engine alone: IE 11 with its comment's items out of the usual order or a URL among them
+  // ("rv:11.0; Trident/7.0", "Trident/7.0; https://...; rv:11.0"), where the library names no browser
+  const trident = family === UNKNOWN ? /\bTrident\/(\d+)\./.exec(ua) : null
+  if (trident !== null)
+    return { name: "IE", version: /\brv: ?(\d+\.\d+)/.exec(ua)?.[1] ?? `${Number(trident[1]) + 4}.0` }
   // iOS apps show pages in WKWebView, which is Safari's engine and says only "Mobile/..."
   if (browser.name === "WebKit" && os === "iOS") return { name: "Mobile Safari", version: undefined }
   if (family === "Safari") {
@@ -107,6 +112,8 @@ const darwinToMacOs = (darwin: number): string =>
 
 /** Names of OSes in strings the library does not parse ("Mozilla/5.0 (Windows; U; en-US)", "(iOS; U)"). */
 const osByName: ReadonlyArray<readonly [RegExp, string]> = [
+  // a Pocket PC's Windows ("Opera/9.5 (Microsoft Windows; PPC; Opera Mobi/1938; U; xx)")
+  [/\bWindows\b[^)]*; PPC\b|\bWindows CE\b/, "Windows Mobile"],
   [/\bWindows\b|Microsoft_Windows|\bWin(?:32|64|NT)\b/, "Windows"],
   // apps name Apple's devices and system their own way: "iPhone_OS/4.3.3", "iPhone10,1", "iPod_touch", "iOS11.4"
   [/\biOS\b|\biOS ?\d|\b(?:iPhone|iPad|iPod)(?:\b|_|\d)/, "iOS"],

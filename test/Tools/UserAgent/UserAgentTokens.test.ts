@@ -194,6 +194,10 @@ describe("shells around IE name themselves inside IE's comment", () => {
     ).toBe("126BROWSER")
     const qq = "Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; SV1; .NET4.0C; .NET4.0E; QQBrowser/7.7.25715.400)"
     expect(parseUserAgent(qq).browser).toEqual({ name: "QQBrowser", version: "7.7.25715.400" })
+    // browscap issue-1393: Windows Phone's own "WebBrowser/8.1" is IE itself
+    const lumia =
+      "Mozilla/5.0 (Windows Phone 8.1; ARM; Trident/8.0; Touch; rv:11.0; WebBrowser/8.1; IEMobile/11.0; NOKIA; Lumia 635) like Gecko"
+    expect(browser(lumia)).toBe("IE")
   })
 
   test("Trident alone names IE 11 where the library names nothing (issue 37)", () => {

@@ -11,7 +11,7 @@ export interface DeviceIdentity {
   readonly brand: string
   /** "" when the database names none */
   readonly name: string
-  /** the text of the string the name was found for, "" when no model of the brand matched */
+  /** the text the name was found for (the model's match, or the brand's where its template names it), else "" */
   readonly code: string
 }
 

@@ -15,9 +15,15 @@ import { LRUCache } from "lru-cache"
 import type { UserAgentInfo } from "../src/Tools/UserAgent/UserAgent.ts"
 import { buildPools, checkCombination, pick, poolFor, type Pools } from "../src/Tools/UserAgent/UserAgentGenerate.ts"
 import { parseUserAgent } from "../src/Tools/UserAgent/UserAgentNormalise.ts"
-import { assumptions, estimate, MAX_ANNUAL_SALARY, MAX_HOURLY_WAGE } from "../src/Tools/Wage/Wage.ts"
-import { writtenIn } from "../src/Tools/Wage/Written.ts"
-import { Result } from "effect"
+import { loadLookups } from "../src/Tools/UserAgent/device/Database.ts"
+import { MAX_ANNUAL_SALARY, MAX_HOURLY_WAGE } from "../src/Tools/Wage/Amount.ts"
+import { estimate } from "../src/Tools/Wage/Estimator.ts"
+import { assumptions } from "../src/Tools/Wage/Schemas.ts"
+import { sourceText } from "../src/Tools/Wage/SourceText.ts"
+import { Effect, Result } from "effect"
+
+// the device database, read and built at start as the service does
+const { identify: devices } = await Effect.runPromise(loadLookups)
 
 const env = (name: string, fallback: number): number => {
   const raw = process.env[name]?.trim()
@@ -113,7 +119,7 @@ const userAgentProblem = (ua: unknown): string | undefined => {
 
 const parseCached = (ua: string): UserAgentInfo => {
   let info = cache.get(ua)
-  if (info === undefined) cache.set(ua, (info = parseUserAgent(ua)))
+  if (info === undefined) cache.set(ua, (info = parseUserAgent(ua, undefined, { devices })))
   return info
 }
 
@@ -138,7 +144,7 @@ const wageRequest = (body: Record<string, unknown>, text: string) => {
     return new Failure(422, "invalid_value", `${field} must be a positive number`, field)
   }
   // the amount as written, as the service computes it (the decimal, not the float)
-  const written = writtenIn(text, field as "hourlyWage" | "annualSalary") ?? String(value)
+  const written = sourceText(text, field as "hourlyWage" | "annualSalary") ?? String(value)
   const estimates = estimate(field === "hourlyWage" ? { hourlyWage: written } : { annualSalary: written })
   if (Result.isFailure(estimates)) return new Failure(422, "invalid_value", `${field} must be a positive number`, field)
   return { success: true, estimates: estimates.success, assumptions }
@@ -197,7 +203,7 @@ const handle = async (request: Request, headers: Record<string, string>): Promis
   // loaded on first use, as the service does
   if ((body as { operation?: unknown }).operation === "generate" && pools === undefined) {
     const { default: UserAgent } = await import("user-agents")
-    pools = buildPools(UserAgent.top(), (ua) => parseUserAgent(ua))
+    pools = buildPools(UserAgent.top(), (ua) => parseUserAgent(ua, undefined, { devices }))
   }
   const data = parseRequest(body as Record<string, unknown>)
   return data instanceof Failure ? data : { success: true, data }

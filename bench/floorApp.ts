@@ -11,10 +11,10 @@ import { HttpServer } from "effect/http"
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { AppConfig } from "../src/Config.ts"
 import { UserAgentRequest, UserAgentResponse } from "../src/Tools/UserAgent/UserAgent.ts"
-import { assumptions, WageRequest, WageResponse } from "../src/Tools/Wage/Wage.ts"
+import { assumptions, WageRequest, WageResponse } from "../src/Tools/Wage/Schemas.ts"
 import { UserAgents } from "../src/Tools/UserAgent/UserAgents.ts"
 import { answer } from "../src/Tools/UserAgent/index.ts"
-import { Wages } from "../src/Tools/Wage/Wages.ts"
+import { Estimator } from "../src/Tools/Wage/Estimator.ts"
 
 const Api = HttpApi.make("floor")
   .add(
@@ -39,11 +39,11 @@ const Tools = HttpApiBuilder.group(
   "tools",
   Effect.fnUntraced(function* (handlers) {
     const userAgents = yield* UserAgents
-    const wages = yield* Wages
+    const estimator = yield* Estimator
     return handlers.handleAll({
       userAgentParser: ({ payload }) => Effect.orDie(answer(userAgents, payload)),
       wageEstimator: ({ payload }) =>
-        Effect.map(Effect.orDie(wages.estimate(payload)), (estimates) => ({
+        Effect.map(Effect.orDie(estimator.estimate(payload)), (estimates) => ({
           success: true as const,
           estimates,
           assumptions
@@ -59,7 +59,7 @@ const System = HttpApiBuilder.group(Api, "system", (handlers) =>
 /** The floor's application, served by `bench/floor.ts` and driven in process by `bench/ab.ts floor`. */
 export const FloorApp = HttpApiBuilder.layer(Api).pipe(
   Layer.provide([Tools, System]),
-  Layer.provide([UserAgents.layer, Wages.layer]),
+  Layer.provide([UserAgents.layer, Estimator.layer]),
   // the defaults (a blank value is one), but for the parse cache's size
   Layer.provide(AppConfig.fromEnv({ UA_CACHE_SIZE: process.env.UA_CACHE_SIZE ?? "" })),
   Layer.provide(HttpServer.layerServices)

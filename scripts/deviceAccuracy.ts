@@ -7,7 +7,9 @@
  * the plain library (`rules: false`) and the service, and the share of phones and tablets whose `device.name` is
  * known (not "Unknown").
  */
+import { Effect } from "effect"
 import { readFileSync } from "node:fs"
+import { loadLookups } from "../src/Tools/UserAgent/device/Database.ts"
 import { parseUserAgent } from "../src/Tools/UserAgent/UserAgentNormalise.ts"
 import { builtCorpora } from "./corpora.ts"
 
@@ -17,6 +19,7 @@ interface DeviceRow {
   readonly kind: "phone" | "tablet" | "other"
 }
 
+const { identify } = await Effect.runPromise(loadLookups)
 const files = builtCorpora(process.argv.slice(2), /^devices-.*\.jsonl$/)
 
 const plain = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, "")
@@ -31,7 +34,7 @@ for (const file of files) {
   for (const row of rows) {
     const want = plain(row.vendor)
     if (plain(parseUserAgent(row.ua, undefined, { rules: false }).device.vendor) === want) raw++
-    const device = parseUserAgent(row.ua).device as { vendor: string; name?: string }
+    const device = parseUserAgent(row.ua, undefined, { devices: identify }).device as { vendor: string; name?: string }
     if (plain(device.vendor) === want) rules++
     if (row.kind !== "other") {
       handsets++

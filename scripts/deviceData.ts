@@ -1,28 +1,27 @@
 /**
- * Generates the device database the service loads, `generated/devices.bin` (git-ignored), from Matomo
+ * Generates the device database the service loads, `generated/devices.data` (git-ignored), from Matomo
  * device-detector's device regexes as the pinned node-device-detector package ships them (node_modules):
  *
- *   bun scripts/deviceData.ts           # writes it when it is missing or out of date (install, build and tests run this)
+ *   bun scripts/deviceData.ts           # writes it when it is missing, damaged or out of date (install, build, tests)
  *   bun scripts/deviceData.ts --force   # writes it anyway
  *   bun scripts/deviceData.ts --force --out FILE   # writes it to FILE instead
  *
- * The file is DeviceFile.ts's layout. Its head: the source and its version, the parsers' gates, every brand in
- * Matomo's order of parsers ([name, gate or -1, model template or null]). Its sections: the top-level alternatives
- * of the brands' patterns, the long ones spread into pieces (`spread`, PatternFiling.ts), in order (`branch.brand`,
- * `branch.ends` in `branch.text`, in Latin-1 with other characters escaped: a brand matches where one of its
- * alternatives does), their `Filing`
- * (PatternIndex.ts, `filing.*`), and each brand's block of models (`blocks`, ending at `blocks.ends`). Reading the
- * patterns for their texts (PatternTexts.ts) is done here, once, so the service only loads the result.
+ * The file is JSON of `DeviceData`'s shape (src/Tools/UserAgent/device/Data.ts): the source and its version, the
+ * parsers' gates, every brand in Matomo's order of parsers, the top-level alternatives of the brands' patterns (the
+ * long ones spread into pieces: `spread`, PatternFiling.ts) with their `Filing` (PatternIndex.ts), and each brand's
+ * models with theirs. Reading the patterns for their texts (PatternTexts.ts) is done here, once, so the service only
+ * loads the result. Before it writes, it times every pattern on hostile strings of the length the service lets it
+ * read (devicePatternCost.ts) and fails if one costs more than the bound.
  */
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
-import { deflateRawSync } from "node:zlib"
-import { escaped, filingSections, latin1, writeSections } from "../src/Tools/UserAgent/DeviceFile.ts"
+import { type DeviceData, filingData, toJson } from "../src/Tools/UserAgent/device/Data.ts"
 import { branches, fileTexts, spread } from "../src/Tools/UserAgent/PatternFiling.ts"
+import { checkPatternCosts, costLines } from "./devicePatternCost.ts"
 
 const outAt = process.argv.indexOf("--out")
-const OUT = outAt === -1 ? new URL("../generated/devices.bin", import.meta.url).pathname : process.argv[outAt + 1]!
+const OUT = outAt === -1 ? new URL("../generated/devices.data", import.meta.url).pathname : process.argv[outAt + 1]!
 const PACKAGE = "node-device-detector"
 // an alternative longer than this is spread into pieces (PatternFiling.ts)
 const LONG = 256
@@ -39,21 +38,25 @@ interface BrandEntry extends ModelEntry {
 const packageDir = dirname(Bun.resolveSync(`${PACKAGE}/package.json`, import.meta.dir))
 const version: string = JSON.parse(readFileSync(`${packageDir}/package.json`, "utf8")).version
 // what the file depends on: the package's version, this script and the code that reads the patterns and defines
-// the file's layout
-const stamp = ["PatternTexts", "PatternFiling", "PatternWindows", "PatternIndex", "DeviceFile"]
+// the file's layout; and the check it passed, and the window it was checked at (DevicePatterns.ts)
+const stamp = ["PatternTexts", "PatternFiling", "PatternWindows", "PatternIndex", "device/Data", "DevicePatterns"]
   .reduce(
     (hash, file) => hash.update(readFileSync(new URL(`../src/Tools/UserAgent/${file}.ts`, import.meta.url).pathname)),
     createHash("sha256")
       .update(version)
       .update(readFileSync(new URL(import.meta.url).pathname))
+      .update(readFileSync(new URL("./devicePatternCost.ts", import.meta.url).pathname))
   )
   .digest("hex")
   .slice(0, 16)
 
+// a file that does not parse (cut short, damaged) is written again
 const current = (): boolean => {
-  if (!existsSync(OUT)) return false
-  const file = readFileSync(OUT)
-  return JSON.parse(file.toString("latin1", 0, file.indexOf(10))).stamp === stamp
+  try {
+    return existsSync(OUT) && JSON.parse(readFileSync(OUT, "utf8")).stamp === stamp
+  } catch {
+    return false
+  }
 }
 
 if (!process.argv.includes("--force") && current()) process.exit(0)
@@ -90,28 +93,55 @@ const alternatives = brands.flatMap((brand, n) =>
     .flatMap((source) => (brand.entry.model?.includes("$") === true ? [source] : spread(source, LONG)))
     .map((source) => [n, source] as const)
 )
-// a block: brand n's models in its head, [pattern, model template, brand or null] each (null when it has none), and
-// their filing's sections when it has more than 8, deflated on its own: 2 MB of text held as 0.8 MB, inflated on the
-// brand's first string
-const blocks = brands.map(({ entry }) => {
-  const models = entry.models
-  const list = models?.map((model) => [model.regex, model.model ?? null, model.brand ?? null]) ?? null
-  const filing = models !== undefined && models.length > 8 ? fileTexts(models.map((model) => model.regex)) : undefined
-  return deflateRawSync(writeSections({ models: list }, filing === undefined ? {} : filingSections(filing, "")))
+// brand n's models (none when it has none) and their filing when it has more than 8
+const models = brands.map(({ entry }) => {
+  const list = entry.models ?? []
+  return { list, filing: list.length > 8 ? fileTexts(list.map((model) => model.regex)) : null }
 })
-let [end, blockEnd] = [0, 0]
-const source = `${PACKAGE} ${version} (MIT), Matomo device-detector's regexes (LGPL-3.0)`
-const file = writeSections(
-  { source, stamp, gates, brands: brands.map(({ name, gate, entry }) => [name, gate, entry.model ?? null]) },
-  {
-    "branch.brand": Int32Array.from(alternatives, ([n]) => n),
-    "branch.ends": Int32Array.from(alternatives, ([, text]) => (end += escaped(text).length)),
-    "branch.text": latin1(escaped(alternatives.map(([, text]) => text).join(""))),
-    ...filingSections(fileTexts(alternatives.map(([, text]) => text)), "filing."),
-    "blocks.ends": Int32Array.from(blocks, (block) => (blockEnd += block.length)),
-    blocks: Buffer.concat(blocks)
-  }
+// every pattern the service may run, timed on strings built from its own texts (devicePatternCost.ts): generation
+// fails if one is super-linear within what the service lets it read
+const [started, cpu] = [performance.now(), process.cpuUsage()]
+const costs = checkPatternCosts([
+  ...gates.map((source, n) => ({ label: `gate ${n}`, source })),
+  ...alternatives.map(([n, source]) => ({ label: brands[n]!.name, source })),
+  ...brands.flatMap(({ name, entry }) => [
+    ...(entry.model?.includes("$") === true && branches(entry.regex).length > 1
+      ? [{ label: `${name} (whole)`, source: entry.regex }]
+      : []),
+    ...(entry.models ?? []).map((model) => ({ label: `model of ${name}`, source: model.regex }))
+  ])
+])
+const { user, system } = process.cpuUsage(cpu)
+const seconds = (ms: number): string => (ms / 1000).toFixed(1)
+console.log(
+  `${costs.length} patterns timed in ${seconds((user + system) / 1000)} s of CPU (${seconds(performance.now() - started)} s), the costliest:`
 )
+console.log(costLines(costs, 5).join("\n"))
+const filing = fileTexts(alternatives.map(([, text]) => text))
+
+// the file: the pipeline's result as plain JSON, column by column
+const source = `${PACKAGE} ${version} (MIT), Matomo device-detector's regexes (LGPL-3.0)`
+const filed = models.flatMap(({ filing }, n) => (filing === null ? [] : [{ n, filing }]))
+let start = 0
+const data: DeviceData = {
+  source,
+  stamp,
+  gates,
+  brands: {
+    names: brands.map(({ name }) => name),
+    gates: brands.map(({ gate }) => gate),
+    templates: brands.map(({ entry }) => entry.model ?? null)
+  },
+  alternatives: { brands: alternatives.map(([n]) => n), sources: alternatives.map(([, source]) => source) },
+  filing: filingData(filing),
+  models: {
+    starts: [0, ...models.map(({ list }) => (start += list.length))],
+    patterns: models.flatMap(({ list }) => list.map((model) => model.regex)),
+    templates: models.flatMap(({ list }) => list.map((model) => model.model ?? null)),
+    brands: models.flatMap(({ list }) => list.map((model) => model.brand ?? null))
+  },
+  modelFilings: { brands: filed.map(({ n }) => n), filings: filed.map(({ filing }) => filingData(filing)) }
+}
 mkdirSync(dirname(OUT), { recursive: true })
-writeFileSync(OUT, file)
+writeFileSync(OUT, toJson(data))
 console.log(`${OUT}: ${brands.length} brands, ${alternatives.length} alternatives (${source})`)

@@ -6,15 +6,17 @@
  *
  * Prints how many strings were compared and each difference (none expected).
  */
-import { identifyDevice, scanDevice } from "../src/Tools/UserAgent/DeviceDatabase.ts"
+import { Effect } from "effect"
+import { loadLookups } from "../src/Tools/UserAgent/device/Database.ts"
 import { builtCorpora, readJsonLines } from "./corpora.ts"
 
+const { identify, scan } = await Effect.runPromise(loadLookups)
 const strings = new Set(
   builtCorpora(process.argv.slice(2)).flatMap((file) => readJsonLines(file).cases.map((c) => c.ua))
 )
 let differences = 0
 for (const ua of strings) {
-  const [indexed, scanned] = [identifyDevice(ua), scanDevice(ua)]
+  const [indexed, scanned] = [identify(ua), scan(ua)]
   if (JSON.stringify(indexed) !== JSON.stringify(scanned)) {
     differences++
     console.log(JSON.stringify({ ua, indexed, scanned }))

@@ -3,15 +3,18 @@
  *
  *   bun scripts/parseCost.ts REV [corpus.jsonl ...] [--rounds N]
  *
- * REV's `src/` is extracted into `scripts/.corpora/rev-REV/` (git-ignored, so it resolves this tree's node_modules)
- * and both `parseUserAgent` functions run over the distinct strings of the corpora (default: every
+ * REV's `src/` (and its device database's generator, which writes REV's database there) is extracted into
+ * `scripts/.corpora/rev-REV/` (git-ignored, so it resolves this tree's node_modules), and both `parseUserAgent`
+ * functions, each with its own device database, run over the distinct strings of the corpora (default: every
  * `scripts/.corpora/*.jsonl`), alternating slice by slice in each round so that the machine's noise falls on both
  * alike. Prints the median CPU µs per parse of each side over the rounds, their ratio, and each as a multiple of the
  * plain library (`new UAParser(ua).getResult()`, timed alongside).
  */
 import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync } from "node:fs"
+import { Effect } from "effect"
 import { UAParser } from "ua-parser-js"
+import { loadLookups } from "../src/Tools/UserAgent/device/Database.ts"
 import { parseUserAgent } from "../src/Tools/UserAgent/UserAgentNormalise.ts"
 import { builtCorpora, readJsonLines } from "./corpora.ts"
 
@@ -26,16 +29,30 @@ if (rev === undefined) {
 
 const corpora = new URL("./.corpora/", import.meta.url).pathname
 const dir = `${corpora}rev-${rev}`
+const generator = "scripts/deviceData.ts"
+const hasGenerator = Bun.spawnSync(["git", "cat-file", "-e", `${rev}:${generator}`]).exitCode === 0
 if (!existsSync(`${dir}/src`)) {
   mkdirSync(dir, { recursive: true })
-  const archive = execFileSync("git", ["archive", rev, "src"], { maxBuffer: 1 << 28 })
+  const archive = execFileSync("git", ["archive", rev, "src", ...(hasGenerator ? [generator] : [])], {
+    maxBuffer: 1 << 28
+  })
   execFileSync("tar", ["-x", "-C", dir], { input: archive })
 }
+if (hasGenerator) execFileSync(process.execPath, [`${dir}/${generator}`], { stdio: "inherit" })
 // the parser moved from src/Domain to src/Tools/UserAgent: either place, as REV has it
 const module = [`${dir}/src/Tools/UserAgent/UserAgentNormalise.ts`, `${dir}/src/Domain/UserAgentNormalise.ts`].find(
   existsSync
 )
-const before: typeof parseUserAgent = (await import(module!)).parseUserAgent
+const parseBefore: typeof parseUserAgent = (await import(module!)).parseUserAgent
+// REV's device database: a service's lookup since it has one, else its parser's own
+const revDatabase = `${dir}/src/Tools/UserAgent/device/Database.ts`
+const revLookups: typeof loadLookups | undefined = existsSync(revDatabase)
+  ? (await import(revDatabase)).loadLookups
+  : undefined
+const revDevices = revLookups === undefined ? {} : { devices: (await Effect.runPromise(revLookups)).identify }
+const before = (ua: string) => parseBefore(ua, undefined, revDevices)
+const { identify } = await Effect.runPromise(loadLookups)
+const after = (ua: string) => parseUserAgent(ua, undefined, { devices: identify })
 
 const strings = [...new Set(builtCorpora(given).flatMap((file) => readJsonLines(file).cases.map((c) => c.ua)))]
 
@@ -53,7 +70,7 @@ const cpu = (parse: (ua: string) => unknown, slice: ReadonlyArray<string>): numb
 // a warm-up pass each, then rounds in which the two alternate slice by slice, so that load and garbage collection
 // fall on both alike
 cpu(before, strings)
-cpu(parseUserAgent, strings)
+cpu(after, strings)
 const slice = 500
 cpu(library, strings)
 const times: { before: Array<number>; after: Array<number>; library: Array<number> } = {
@@ -67,11 +84,11 @@ for (let round = 0; round < rounds; round++) {
     const part = strings.slice(i, i + slice)
     if ((i / slice + round) % 2 === 0) {
       b += cpu(before, part)
-      a += cpu(parseUserAgent, part)
+      a += cpu(after, part)
       l += cpu(library, part)
     } else {
       l += cpu(library, part)
-      a += cpu(parseUserAgent, part)
+      a += cpu(after, part)
       b += cpu(before, part)
     }
   }

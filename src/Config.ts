@@ -1,19 +1,15 @@
-/**
- * Every environment variable, read once through Effect's `Config` (by the rules of Variable.ts) and checked at start.
- * A bad value fails the start with `InvalidConfig`, one sentence naming the variable, which `main.ts` prints before
- * exit 1.
- */
-import { Cause, ConfigProvider, Context, Effect, Exit, Layer } from "effect"
+/** Every environment variable, read once through Effect's `Config` by the rules of EnvVar.ts, checked at start. */
+import { ConfigProvider, Context, Effect, Layer } from "effect"
 import { OTEL_NAMES, otlpSettings } from "./Observability/OtlpConfig.ts"
-import * as Variable from "./Variable.ts"
-import { InvalidConfig, refuse } from "./Variable.ts"
+import * as EnvVar from "./EnvVar.ts"
+import { InvalidConfig, refuse } from "./EnvVar.ts"
 
 export { InvalidConfig }
 
 const LOG_LEVELS = ["debug", "info", "warning", "error", "none"] as const
 const LOG_FORMATS = ["json", "pretty"] as const
 
-/** Set by the primary in each worker's environment (1..N), with the key it generated if none is configured. */
+/** Set by the primary for each worker: its index (1..N), and the key it generated if none is configured. */
 export const WORKER_ENV = "TOOLS_API_WORKER"
 export const GENERATED_KEY_ENV = "TOOLS_API_GENERATED_KEY"
 
@@ -44,12 +40,8 @@ export type Env = Readonly<Partial<Record<(typeof NAMES)[number], string>>>
 
 /** `redis://` or `rediss://` (TLS) with a host; the message quotes none of it, as it may hold a password. */
 export const parseRedisUrl = (raw: string): URL | string => {
-  let url: URL
-  try {
-    url = new URL(raw.trim())
-  } catch {
-    return "is not a URL"
-  }
+  const url = URL.parse(raw.trim())
+  if (url === null) return "is not a URL"
   if (url.protocol !== "redis:" && url.protocol !== "rediss:") return "must start with redis:// or rediss://"
   if (url.hostname === "") return "has no host"
   if (!/^\/?\d*$/.test(url.pathname)) return "may only name a database number after the host"
@@ -57,19 +49,19 @@ export const parseRedisUrl = (raw: string): URL | string => {
 }
 
 const redisUrl: Effect.Effect<URL | undefined, InvalidConfig> = Effect.gen(function* () {
-  const raw = yield* Variable.text("REDIS_URL")
+  const raw = yield* EnvVar.text("REDIS_URL")
   const url = raw === undefined ? undefined : parseRedisUrl(raw)
   if (typeof url !== "string") return url
   return yield* new InvalidConfig({ message: `REDIS_URL ${url} (expected redis://[user:password@]host[:port][/db])` })
 })
 
-/** Browser origins allowed to call the API: every origin (`*`), these, or none (unset). */
+/** Browser origins allowed to call the API: every origin, these, or none (unset). */
 export type CorsOrigins = "*" | ReadonlySet<string> | undefined
 
 const CORS_ENTRY = "* or comma-separated origins like https://app.example.com"
 
 const corsOrigins: Effect.Effect<CorsOrigins, InvalidConfig> = Effect.gen(function* () {
-  const raw = yield* Variable.text("CORS_ORIGINS")
+  const raw = yield* EnvVar.text("CORS_ORIGINS")
   if (raw === undefined) return undefined
   const entries = raw
     .split(",")
@@ -81,57 +73,52 @@ const corsOrigins: Effect.Effect<CorsOrigins, InvalidConfig> = Effect.gen(functi
   }
   const origins = new Set<string>()
   for (const entry of entries) {
-    const url = URL.canParse(entry) ? new URL(entry) : undefined
-    const origin =
-      url !== undefined && url.origin !== "null" && `${url.origin}/`.startsWith(entry.replace(/\/$/, "").toLowerCase())
-        ? url.origin
-        : undefined
-    if (origin === undefined) return yield* refuse("CORS_ORIGINS", CORS_ENTRY, entry)
-    origins.add(origin)
+    const url = URL.parse(entry)
+    // exactly an origin (a trailing / allowed), in any case
+    const isOrigin =
+      url !== null && url.origin !== "null" && `${url.origin}/`.startsWith(entry.replace(/\/$/, "").toLowerCase())
+    if (!isOrigin) return yield* refuse("CORS_ORIGINS", CORS_ENTRY, entry)
+    origins.add(url.origin)
   }
   return origins.size === 0 ? undefined : origins
 })
 
-/** The base URL clients use, for the OpenAPI document's `servers`: http(s), no query or fragment. */
+/** The base URL clients use, for the OpenAPI document's `servers`. */
 const publicUrl = Effect.map(
-  Variable.url(
+  EnvVar.url(
     "PUBLIC_URL",
-    (url) => Variable.isHttp(url) && url.search === "" && url.hash === "",
+    (url) => EnvVar.isHttp(url) && url.search === "" && url.hash === "",
     "an http:// or https:// URL like https://api.example.com",
     true
   ),
   (url) => url?.href.replace(/\/$/, "")
 )
 
-const workers = Variable.integer("WORKERS", 1, 1, 256)
+const workers = EnvVar.integer("WORKERS", 1, 1, 256)
 
-/** Read in this order, the first bad one reported; built once, as a description, and run once at start. */
+/** Read in this order, the first bad one reported. */
 const rest = Effect.all({
-  port: Variable.integer("PORT", 3000, 0, 65_535),
-  host: Effect.map(Variable.text("HOST"), (host) => host ?? "0.0.0.0"),
-  /** Never printed: `Redacted.value` to read. */
-  apiKeys: Variable.secret("API_KEYS"),
-  apiKeysFile: Variable.text("API_KEYS_FILE"),
-  ratePerMinute: Variable.integer("RATE_LIMIT_PER_MINUTE", 100, 1, 1_000_000_000),
-  authFailuresPerMinute: Variable.integer("AUTH_FAILURES_PER_MINUTE", 20, 1, 1_000_000_000),
-  maxBodyBytes: Variable.integer("MAX_BODY_BYTES", 16_384, 1, 1 << 30),
-  logLevel: Effect.map(Variable.oneOf("LOG_LEVEL", LOG_LEVELS), (level) => level ?? "info"),
-  logFormat: Effect.map(Variable.oneOf("LOG_FORMAT", LOG_FORMATS), (format) => format ?? "json"),
-  metrics: Variable.flag("METRICS", true),
-  trustProxy: Variable.flag("TRUST_PROXY", false),
-  uaCacheSize: Variable.integer("UA_CACHE_SIZE", 10_000, 0, 10_000_000),
-  /** Seconds a connection may sit idle before Bun closes it; Bun allows 1 to 255. */
-  idleTimeoutSeconds: Variable.integer("IDLE_TIMEOUT_SECONDS", 30, 1, 255),
+  port: EnvVar.integer("PORT", 3000, 0, 65_535),
+  host: Effect.map(EnvVar.text("HOST"), (host) => host ?? "0.0.0.0"),
+  apiKeys: EnvVar.secret("API_KEYS"),
+  apiKeysFile: EnvVar.text("API_KEYS_FILE"),
+  ratePerMinute: EnvVar.integer("RATE_LIMIT_PER_MINUTE", 100, 1, 1_000_000_000),
+  authFailuresPerMinute: EnvVar.integer("AUTH_FAILURES_PER_MINUTE", 20, 1, 1_000_000_000),
+  maxBodyBytes: EnvVar.integer("MAX_BODY_BYTES", 16_384, 1, 1 << 30),
+  logLevel: Effect.map(EnvVar.oneOf("LOG_LEVEL", LOG_LEVELS), (level) => level ?? "info"),
+  logFormat: Effect.map(EnvVar.oneOf("LOG_FORMAT", LOG_FORMATS), (format) => format ?? "json"),
+  metrics: EnvVar.flag("METRICS", true),
+  trustProxy: EnvVar.flag("TRUST_PROXY", false),
+  uaCacheSize: EnvVar.integer("UA_CACHE_SIZE", 10_000, 0, 10_000_000),
+  // Bun allows 1 to 255
+  idleTimeoutSeconds: EnvVar.integer("IDLE_TIMEOUT_SECONDS", 30, 1, 255),
   corsOrigins,
   publicUrl,
   otlp: otlpSettings,
-  /** 1..N in a worker started by the primary. */
-  workerIndex: Variable.text(WORKER_ENV),
-  /** The primary's generated key, never printed: `Redacted.value` to read. */
-  generatedKey: Variable.secret(GENERATED_KEY_ENV)
+  workerIndex: EnvVar.text(WORKER_ENV),
+  generatedKey: EnvVar.secret(GENERATED_KEY_ENV)
 })
 
-/** The service's settings, read through the current ConfigProvider; fails with InvalidConfig for the first bad one. */
 const settings = Effect.gen(function* () {
   const count = yield* workers
   const redis = yield* redisUrl
@@ -142,27 +129,17 @@ const settings = Effect.gen(function* () {
   }
   return { ...(yield* rest), redisUrl: redis, workers: count }
 }).pipe(
-  Effect.provideServiceEffect(
-    ConfigProvider.ConfigProvider,
-    Effect.map(ConfigProvider.ConfigProvider, Variable.trimmed)
-  )
+  Effect.provideServiceEffect(ConfigProvider.ConfigProvider, Effect.map(ConfigProvider.ConfigProvider, EnvVar.trimmed))
 )
 
 export type Settings = Effect.Success<typeof settings>
 
-/** The settings from these variables, as the environment would give them; throws InvalidConfig for the first bad one. */
-export const parse = (env: Env): Settings => {
-  const exit = Effect.runSyncExit(
-    Effect.provideService(settings, ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(env))
-  )
-  if (Exit.isSuccess(exit)) return exit.value
-  throw Cause.squash(exit.cause)
-}
+/** The settings from these variables; throws InvalidConfig for the first bad one. */
+export const parse = (env: Env): Settings =>
+  Effect.runSync(Effect.provideService(settings, ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(env)))
 
 export class AppConfig extends Context.Service<AppConfig, Settings>()("app/AppConfig") {
-  /** Reads every variable through the current ConfigProvider (the environment, or a map in tests). */
   static readonly layer: Layer.Layer<AppConfig, InvalidConfig> = Layer.effect(AppConfig, settings)
 
-  /** Settings from these variables, as the environment would give them; for tests. */
   static readonly fromEnv = (env: Env): Layer.Layer<AppConfig> => Layer.sync(AppConfig, () => parse(env))
 }

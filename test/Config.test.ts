@@ -3,9 +3,10 @@
  * one line on stderr naming the variable, before anything listens. The compiled binary reads the same.
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test"
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { MAX_KEYS_FILE_BYTES } from "../src/Services/RegularFile.ts"
 import { binary } from "./support/Binary.ts"
 import { runOnce } from "./support/Process.ts"
 
@@ -20,6 +21,8 @@ const file = (name: string, text: string) => {
   return path
 }
 mkdirSync(join(dir, "a-directory"))
+symlinkSync("/dev/zero", join(dir, "zero"))
+Bun.spawnSync(["mkfifo", join(dir, "fifo")])
 
 /** A port something else listens on. */
 const occupied = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("taken") })
@@ -44,6 +47,9 @@ const bad: ReadonlyArray<readonly [name: string, value: () => string, extra?: Re
   ["API_KEYS_FILE", () => file("latin.txt", "clé\n")],
   ["API_KEYS_FILE", () => join(dir, "missing.txt")],
   ["API_KEYS_FILE", () => join(dir, "a-directory")],
+  ["API_KEYS_FILE", () => join(dir, "zero")], // a symlink to /dev/zero: refused, not read forever
+  ["API_KEYS_FILE", () => join(dir, "fifo")], // no writer: refused, not waited on
+  ["API_KEYS_FILE", () => file("over-1-MiB.txt", `${KEY}\n${"#".repeat(MAX_KEYS_FILE_BYTES)}\n`)],
   ["API_KEYS_FILE", () => file("short-digest.txt", `good-key\nsha256:${"ab".repeat(31)}\n`)],
   ["API_KEYS_FILE", () => file("not-hex.txt", `sha256:${"zz".repeat(32)}\n`)],
   ["RATE_LIMIT_PER_MINUTE", () => "0"],
@@ -116,6 +122,15 @@ describe("from source, the same", () => {
     expectOneLineNaming("API_KEYS", result)
     expect(result.stderr).toContain("key 1 of 1 holds a space or a character outside visible ASCII")
     expect(result.stderr).not.toContain("кл4")
+  }, 30_000)
+
+  test("with WORKERS, a FIFO as API_KEYS_FILE stops the start once, at once, saying what it is", async () => {
+    const env = { API_KEYS_FILE: join(dir, "fifo"), PORT: "0", WORKERS: "2", REDIS_URL: "redis://127.0.0.1:1" }
+    const result = await runOnce(env)
+    expectOneLineNaming("API_KEYS_FILE", result)
+    expect(result.stderr).toContain(
+      `${join(dir, "fifo")} could not be read: it is a FIFO (named pipe), not a regular file`
+    )
   }, 30_000)
 
   test("a port in use names PORT and says so", async () => {

@@ -1,7 +1,7 @@
 /**
- * The device database (vendor and marketing name) is loaded on the first parse that needs it, a slice at a time. In a
- * real process: requests that come meanwhile are answered meanwhile, not after it; the parse that needs it waits for
- * it and gets the full answer.
+ * The device database (vendor and marketing name) is read at start and its lookups built in the background, a slice
+ * at a time. In a real process: requests that come meanwhile are answered meanwhile, not after it; a parse that comes
+ * before it is built waits for it and gets the full answer.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test"
 import { start } from "./support/Process.ts"
@@ -23,7 +23,7 @@ const post = (base: string, path: string, body: string) =>
 type Device = { vendor?: string; model?: string; name?: string }
 
 describe("the device database at start", () => {
-  test("requests are answered while it loads, not behind it; the first parse that needs it gets the full answer", async () => {
+  test("requests are answered while it is built, not behind it; the first parse gets the full answer", async () => {
     const running = await start({ API_KEYS: KEY, RATE_LIMIT_PER_MINUTE: "1000000" })
     try {
       const begun = performance.now()
@@ -34,7 +34,7 @@ describe("the device database at start", () => {
           return { status: response.status, body: (await response.json()) as { data?: { device?: Device } } }
         }
       )
-      // a wage request every 5 ms for a second (the load takes ~7 ms of work) and until the parse is answered;
+      // a wage request every 5 ms for a second and until the parse is answered;
       // when each was sent and answered
       const wages: Array<Promise<readonly [number, number, number]>> = []
       while (parsed === undefined || performance.now() - begun < 1000) {

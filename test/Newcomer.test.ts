@@ -41,6 +41,27 @@ describe("the README", () => {
     }
   })
 
+  test("its install is bun.lock's exact versions through the pinned Bun, the very line CI runs", () => {
+    const quickStart = readme.slice(readme.indexOf("## Quick start"), readme.indexOf("## Using it"))
+    const install = `npx --yes bun@${manifest.dependencies.bun} install --frozen-lockfile`
+    expect(quickStart.split("\n")).toContain(install)
+    expect(readFileSync(join(ROOT, ".ci/run"), "utf8")).toContain(
+      "grep -m1 -E '^npx --yes bun@[0-9.]+ install --frozen-lockfile$' README.md"
+    )
+  })
+
+  test("`npx tools-api` in the clone runs the command line with the pinned Bun: its output alone, its exit status", () => {
+    expect(manifest.bin).toEqual({ "tools-api": "bin/tools-api.mjs" })
+    const run = (args: Array<string>) => Bun.spawnSync(["npx", "--no-install", "tools-api", ...args], { cwd: ROOT })
+    const ok = run(["wage", "--annual", "50000"])
+    expect(ok.exitCode).toBe(0)
+    expect(JSON.parse(ok.stdout.toString()).estimates.monthly).toBe(4166.67)
+    const refused = run(["wage"])
+    expect(refused.exitCode).toBe(1)
+    expect(refused.stdout.toString()).toBe("")
+    expect(JSON.parse(refused.stderr.toString()).error.message).toBe("Give --hourly or --annual")
+  }, 60_000)
+
   test("its quick start says npm test needs redis-server, and how to get it", () => {
     const quickStart = readme.slice(readme.indexOf("## Quick start"), readme.indexOf("## Using it"))
     expect(quickStart).toContain("redis-server")

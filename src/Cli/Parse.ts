@@ -2,7 +2,7 @@
  * `tools-api parse [FILE...]`: one user agent a line (or, with `--log combined`, an access log), one JSON result a
  * line, in input order: the API's `data` for a line that parses, `{"file"?, "line", "error"}` for one that does not
  * (the API's error body under `error`), and the run goes on. Input is read as a stream and each chunk's answers are
- * written before the next is read, so memory stays flat however long the input.
+ * written before the next is read, so memory stays flat however long the input, or a line (Lines.ts).
  */
 import { Clock, Data, Effect, FileSystem, Option, Result, Runtime, Schema, Stdio, Stream } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
@@ -12,6 +12,7 @@ import { fromSchemaIssue } from "../Http/SchemaErrors.ts"
 import { ParseRequest } from "../Tools/UserAgent/UserAgent.ts"
 import { UserAgents } from "../Tools/UserAgent/UserAgents.ts"
 import { userAgentOf } from "./CombinedLog.ts"
+import { boundedLines, MAX_LINE } from "./Lines.ts"
 import { report } from "./Report.ts"
 import { UserAgentsLive } from "./Services.ts"
 
@@ -34,6 +35,9 @@ const problem = (userAgent: string): InvalidRequest | undefined => {
   return Result.isSuccess(result) ? undefined : (fromSchemaIssue(result.failure.issue) as InvalidRequest)
 }
 
+const tooLong = new InvalidRequest({
+  message: `The line is longer than ${MAX_LINE.toLocaleString("en")} characters, the most read of a line`
+})
 const notCombined = new InvalidRequest({ message: "The line is not in the combined log format" })
 const noUserAgent = new InvalidRequest({
   message: 'The line has no user agent ("-")',
@@ -62,9 +66,15 @@ const run = Effect.fn("Cli.parse")(
     let shownAt = started
 
     const answer = (file: string | undefined, line: number, raw: string) => {
-      const userAgent = combined ? userAgentOf(raw)?.userAgent : raw
+      const userAgent = raw.length > MAX_LINE ? undefined : combined ? userAgentOf(raw)?.userAgent : raw
       const wrong =
-        userAgent === undefined ? notCombined : combined && userAgent === "-" ? noUserAgent : problem(userAgent)
+        raw.length > MAX_LINE
+          ? tooLong
+          : userAgent === undefined
+            ? notCombined
+            : combined && userAgent === "-"
+              ? noUserAgent
+              : problem(userAgent)
       if (wrong !== undefined) {
         failed++
         return Effect.succeed(
@@ -90,7 +100,7 @@ const run = Effect.fn("Cli.parse")(
         return input.bytes.pipe(
           Stream.mapError((cause) => new CannotRead({ cause })),
           Stream.decodeText(),
-          Stream.splitLines,
+          boundedLines,
           Stream.mapArrayEffect((chunk) =>
             Effect.gen(function* () {
               let out = ""

@@ -1,14 +1,15 @@
 /**
  * `tools-api wage --hourly N | --annual N`: the API's answer without its `success` flag, `{"estimates", "assumptions"}`,
- * as one JSON line. The value goes through the API's own request schema, so the same inputs are refused with the same
- * error (named after the API's fields, hourlyWage and annualSalary).
+ * as one JSON line. The value goes through the API's own request schema, so the same inputs are refused for the same
+ * reasons, in the API's error body, naming the flags where the API names its fields.
  */
 import { Effect, Option, Result, Schema, Stdio, Stream } from "effect"
 import { Command, Flag } from "effect/cli"
 import { PAYLOAD_PARSE_OPTIONS } from "../Api.ts"
+import { InvalidRequest, InvalidValue } from "../Errors.ts"
 import { fromSchemaIssue } from "../Http/SchemaErrors.ts"
-import { assumptions, WageRequest } from "../Tools/Wage/Wage.ts"
-import { Wages } from "../Tools/Wage/Wages.ts"
+import { Estimator } from "../Tools/Wage/Estimator.ts"
+import { assumptions, WageRequest } from "../Tools/Wage/Schemas.ts"
 import { report } from "./Report.ts"
 
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
@@ -25,9 +26,24 @@ const written = (text: string): string => (JSON_NUMBER.test(text.trim()) ? text.
 // with the input in its issues, as the API decodes a payload: the error says which of the two forms was meant
 const decode = Schema.decodeUnknownResult(WageRequest, PAYLOAD_PARSE_OPTIONS)
 
+const FLAGS: Readonly<Record<string, string>> = { hourlyWage: "--hourly", annualSalary: "--annual" }
+const flagged = (text: string) => text.replace(/\b(hourlyWage|annualSalary)\b/g, (field) => FLAGS[field] ?? field)
+
+/** The API's refusal, with the flags named where it names its fields. */
+const inFlags = <E>(error: E): E | InvalidRequest | InvalidValue => {
+  if (!(error instanceof InvalidRequest || error instanceof InvalidValue)) return error
+  const fields = {
+    message: flagged(error.message),
+    ...(error.details === undefined
+      ? {}
+      : { details: error.details.map((d) => ({ path: flagged(d.path), message: flagged(d.message) })) })
+  }
+  return error instanceof InvalidValue ? new InvalidValue(fields) : new InvalidRequest(fields)
+}
+
 const run = Effect.fn("Cli.wage")(
   function* (flags: { readonly hourly: Option.Option<string>; readonly annual: Option.Option<string> }) {
-    const wages = yield* Wages
+    const estimator = yield* Estimator
     const stdio = yield* Stdio.Stdio
     const body = {
       ...Option.match(flags.hourly, { onNone: () => ({}), onSome: (text) => ({ hourlyWage: value(text) }) }),
@@ -35,14 +51,15 @@ const run = Effect.fn("Cli.wage")(
     }
     const request = decode(body)
     if (Result.isFailure(request)) return yield* fromSchemaIssue(request.failure.issue)
-    const estimates = yield* wages.estimate(
+    const estimates = yield* estimator.estimate(
       Option.isSome(flags.hourly)
         ? { hourlyWage: written(flags.hourly.value) }
         : { annualSalary: written(Option.getOrElse(flags.annual, () => "")) }
     )
     yield* Stream.run(Stream.make(`${JSON.stringify({ estimates, assumptions })}\n`), stdio.stdout())
   },
-  Effect.provide(Wages.layer),
+  Effect.mapError(inFlags),
+  Effect.provide(Estimator.layer),
   report
 )
 

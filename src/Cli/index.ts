@@ -10,6 +10,7 @@ import pkg from "../../package.json" with { type: "json" }
 import { GENERATED_KEY_ENV, NAMES, WORKER_ENV } from "../Config.ts"
 import { OTEL_NAMES } from "../Observability/OtlpConfig.ts"
 import { GenerateCommand } from "./Generate.ts"
+import { HealthCommand } from "./Health.ts"
 import { ParseCommand } from "./Parse.ts"
 import { WageCommand } from "./Wage.ts"
 
@@ -80,7 +81,7 @@ export const make = <E, R>(serve: Effect.Effect<void, E, R>) => {
   )
   return Command.make("tools-api", {}, () => serve).pipe(
     Command.withDescription(DESCRIPTION),
-    Command.withSubcommands([Serve, ParseCommand, GenerateCommand, WageCommand])
+    Command.withSubcommands([Serve, ParseCommand, GenerateCommand, WageCommand, HealthCommand])
   )
 }
 

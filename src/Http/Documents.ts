@@ -47,14 +47,18 @@ const openApiRoute = <Id extends string, Groups extends HttpApiGroup.Constraint>
       const { publicUrl, trustProxy } = yield* AppConfig
       let spec: OpenApi.OpenAPISpec | undefined
       const documents = new Map<string, HttpServerResponse.HttpServerResponse>()
-      // without PUBLIC_URL the document names the scheme a proxy reports: a cache must not mix http and https
-      const vary = publicUrl === undefined && trustProxy ? { vary: "X-Forwarded-Proto" } : {}
+      // Without PUBLIC_URL the document names the request's Host (and the scheme a proxy reports): only the client
+      // that asked may keep it, and no cache may hand one host's servers to another request.
+      const caching =
+        publicUrl === undefined
+          ? { "cache-control": "private, max-age=3600", vary: trustProxy ? "Host, X-Forwarded-Proto" : "Host" }
+          : {}
       const documentFor = (url: string) => {
         const known = documents.get(url)
         if (known !== undefined) return known
         if (documents.size >= MAX_SERVERS) documents.delete(documents.keys().next().value!)
         const made = HttpServerResponse.jsonUnsafe({ ...(spec ??= OpenApi.fromApi(api)), servers: [{ url }] })
-        documents.set(url, HttpServerResponse.setHeaders(made, vary))
+        documents.set(url, HttpServerResponse.setHeaders(made, caching))
         return documents.get(url)!
       }
       yield* router.add(

@@ -7,7 +7,7 @@ import { InvalidRequest, type PayloadTooLarge, RateLimited } from "../Errors.ts"
 import { countRateLimited } from "../Observability/Metrics.ts"
 import { TracedSteps } from "../Observability/Tracing.ts"
 import * as RateLimitHeaders from "../RateLimit/Headers.ts"
-import { type RateLimitDecision, RateLimiter } from "../RateLimit/RateLimiter.ts"
+import { type RateLimitDecision, RateLimiter } from "../RateLimit/Limiter.ts"
 import { TokenCost } from "../Tools/TokenCost.ts"
 import { respondWith, seconds } from "./Respond.ts"
 
@@ -58,17 +58,10 @@ export const RateLimitLive = Layer.effect(
             onFailure: (cause) => Effect.andThen(respondWith(headers), Effect.failCause(cause))
           })
         }
-        return Effect.clockWith((clock) => {
-          const bucket = Context.get(context, CurrentCaller).bucket
-          // the buckets in this process (and no span to record the take in): the take is a plain call
-          if (limiter.takeNow !== undefined && !traced.enabled) {
-            const now = clock.currentTimeMillisUnsafe()
-            return decided(limiter.takeNow(bucket, now, cost), now)
-          }
-          return Effect.flatMap(traced.span("rate-limit", limiter.take(bucket, cost)), (decision) =>
-            decided(decision, clock.currentTimeMillisUnsafe())
-          )
-        })
+        const take = limiter.take(Context.get(context, CurrentCaller).bucket, cost)
+        return Effect.flatMap(traced.span("rate-limit", take), (decision) =>
+          Effect.clockWith((clock) => decided(decision, clock.currentTimeMillisUnsafe()))
+        )
       })
     )
   })

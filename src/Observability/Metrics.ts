@@ -1,11 +1,9 @@
 /**
- * The service's Prometheus metrics, declared with Effect's `Metric` and rendered at /metrics by `PrometheusMetrics`.
- * The request path updates them synchronously (`updateUnsafe` on a metric object made once per series): no Effect
- * and no object allocated per request. Other modules declare their own (the parse cache, the rate-limit store) in
- * the same default registry, and /metrics renders them all.
+ * The service's metrics in Effect's default registry, which /metrics renders with other modules' own. The request
+ * path updates them with `updateUnsafe` on a metric made once per series. Counters are `incremental`: a value that
+ * may go down is a gauge, as `PrometheusMetrics` types every counter `counter`.
  */
-import { Context, Effect, Layer, Metric } from "effect"
-import { HttpRouter, HttpServerResponse } from "effect/http"
+import { Context, Layer, Metric } from "effect"
 import { PrometheusMetrics } from "effect/observability"
 import { AppConfig } from "../Config.ts"
 import { METRICS_PATH } from "../Http/Routes.ts"
@@ -66,33 +64,7 @@ export const observe = (route: string, status: number, durationMs: number): void
   latency(route).updateUnsafe(durationMs / 1000, NO_CONTEXT)
 }
 
-/**
- * The text exposition format of every registered metric, by `PrometheusMetrics`. It types every Effect counter as a
- * counter; one that is not `incremental` may go down, which Prometheus calls a gauge, so its TYPE line says so.
- */
-export const render = (context: Context.Context<never> = NO_CONTEXT): string => {
-  const text = PrometheusMetrics.formatUnsafe(context)
-  const mayGoDown = new Set<string>()
-  for (const { id, state, type } of Metric.snapshotUnsafe(context)) {
-    if (type === "Counter" && !(state as Metric.CounterState<number>).incremental) mayGoDown.add(id)
-  }
-  if (mayGoDown.size === 0) return text
-  return text.replace(/^# TYPE (\S+) counter$/gm, (line, name: string) =>
-    mayGoDown.has(name) ? `# TYPE ${name} gauge` : line
-  )
-}
-
-/** GET /metrics, unless METRICS=false (then the path is an ordinary 404). */
+/** GET /metrics by `PrometheusMetrics`, unless METRICS=false (then the path is an ordinary 404). */
 export const MetricsRoute = Layer.unwrap(
-  AppConfig.useSync(({ metrics }) =>
-    metrics
-      ? HttpRouter.add(
-          "GET",
-          METRICS_PATH,
-          Effect.sync(() =>
-            HttpServerResponse.text(render(), { contentType: "text/plain; version=0.0.4; charset=utf-8" })
-          )
-        )
-      : Layer.empty
-  )
+  AppConfig.useSync(({ metrics }) => (metrics ? PrometheusMetrics.layerHttp({ path: METRICS_PATH }) : Layer.empty))
 )

@@ -1,11 +1,11 @@
 /**
  * The standard OpenTelemetry variables this service honours, read and checked at start like every other setting, by
- * the same rules (Variable.ts). As the OpenTelemetry SDKs do, an endpoint alone turns every signal on
+ * the same rules (EnvVar.ts). As the OpenTelemetry SDKs do, an endpoint alone turns every signal on
  * (`OTEL_*_EXPORTER` defaults to `otlp`; Effect's own `layerFromConfig` wants it spelled out) and `none` turns one
  * off. No endpoint: `undefined`, nothing exported, and the variables that only matter to an export are not read.
  */
 import { Config, Effect, Redacted, Schema, SchemaTransformation } from "effect"
-import * as Variable from "../Variable.ts"
+import * as EnvVar from "../EnvVar.ts"
 
 export const OTEL_NAMES = [
   "OTEL_SDK_DISABLED",
@@ -57,10 +57,7 @@ const SIGNALS = [
 const PAIRS = "key=value pairs separated by commas"
 
 /** `key=value,...` with percent-encoded values (W3C Baggage style), as the spec writes headers and attributes. */
-const pairs = (
-  name: string,
-  raw: string | undefined
-): Effect.Effect<Record<string, string>, Variable.InvalidConfig> => {
+const pairs = (name: string, raw: string | undefined): Effect.Effect<Record<string, string>, EnvVar.InvalidConfig> => {
   const found: Record<string, string> = {}
   for (const entry of (raw ?? "").split(",")) {
     if (entry.trim() === "") continue
@@ -73,19 +70,19 @@ const pairs = (
       value = undefined
     }
     // the values may be secrets (a collector's token): the message names the variable, never its content
-    if (key === "" || value === undefined) return Effect.fail(Variable.refuse(name, PAIRS))
+    if (key === "" || value === undefined) return Effect.fail(EnvVar.refuse(name, PAIRS))
     found[key] = value
   }
   return Effect.succeed(found)
 }
 
 const endpoint = (name: string) =>
-  Variable.url(name, Variable.isHttp, "an http:// or https:// URL like http://collector:4318", false)
+  EnvVar.url(name, EnvVar.isHttp, "an http:// or https:// URL like http://collector:4318", false)
 
 const millis = (name: string, fallback: number) =>
-  Variable.read(
+  EnvVar.read(
     name,
-    Config.schema(Variable.Integer(1, Number.MAX_SAFE_INTEGER), name).pipe(Config.withDefault(fallback)),
+    Config.schema(EnvVar.Integer(1, Number.MAX_SAFE_INTEGER), name).pipe(Config.withDefault(fallback)),
     "a positive number of milliseconds",
     false
   )
@@ -97,9 +94,9 @@ const exporters = (upper: string) => {
     Schema.decode(SchemaTransformation.trim()),
     Schema.decodeTo(Schema.Literals(["otlp", "none", ""]))
   )
-  return Variable.read(
+  return EnvVar.read(
     name,
-    Variable.caseless(name, Config.Array(entry, name)).pipe(Config.withDefault(["otlp"])),
+    EnvVar.caseless(name, Config.Array(entry, name)).pipe(Config.withDefault(["otlp"])),
     "otlp or none (this service exports over OTLP/HTTP only)",
     false
   )
@@ -120,11 +117,11 @@ const SAMPLERS = [
 ] as const
 
 /** 0 to 1 in plain decimal (`0.25`, `.5`, `1`). */
-const Ratio = Variable.numeral(/^(0|1)?(\.\d+)?$/, Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 1 })))
+const Ratio = EnvVar.numeral(/^(0|1)?(\.\d+)?$/, Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 1 })))
 
 const sampler = Effect.gen(function* () {
-  const name = (yield* Variable.oneOf("OTEL_TRACES_SAMPLER", SAMPLERS, false)) ?? "parentbased_always_on"
-  const arg = yield* Variable.read(
+  const name = (yield* EnvVar.oneOf("OTEL_TRACES_SAMPLER", SAMPLERS, false)) ?? "parentbased_always_on"
+  const arg = yield* EnvVar.read(
     "OTEL_TRACES_SAMPLER_ARG",
     Config.schema(Ratio, "OTEL_TRACES_SAMPLER_ARG").pipe(Config.withDefault(1)),
     "a ratio from 0 to 1, like 0.25",
@@ -137,8 +134,8 @@ const sampler = Effect.gen(function* () {
 })
 
 /** The settings, or undefined when nothing is to be exported; a bad value fails with `InvalidConfig`. */
-export const otlpSettings: Effect.Effect<OtlpSettings | undefined, Variable.InvalidConfig> = Effect.gen(function* () {
-  if ((yield* Variable.oneOf("OTEL_SDK_DISABLED", ["true", "false"], false)) === "true") return undefined
+export const otlpSettings: Effect.Effect<OtlpSettings | undefined, EnvVar.InvalidConfig> = Effect.gen(function* () {
+  if ((yield* EnvVar.oneOf("OTEL_SDK_DISABLED", ["true", "false"], false)) === "true") return undefined
   const base = yield* endpoint("OTEL_EXPORTER_OTLP_ENDPOINT")
   const urls: Partial<Record<Signal, string>> = {}
   const intervals = {} as Record<Signal, number>
@@ -151,20 +148,20 @@ export const otlpSettings: Effect.Effect<OtlpSettings | undefined, Variable.Inva
     if (target !== undefined) urls[signal] = target.href
   }
   if (Object.keys(urls).length === 0) return undefined
-  if ((yield* Variable.text(PROTOCOL))?.toLowerCase() === "grpc") {
-    return yield* new Variable.InvalidConfig({
+  if ((yield* EnvVar.text(PROTOCOL))?.toLowerCase() === "grpc") {
+    return yield* new EnvVar.InvalidConfig({
       message: `${PROTOCOL} grpc is not supported: use ${DEFAULT_PROTOCOL} (the default) or http/protobuf`
     })
   }
-  const attributes = yield* pairs("OTEL_RESOURCE_ATTRIBUTES", yield* Variable.text("OTEL_RESOURCE_ATTRIBUTES"))
-  const serviceName = (yield* Variable.text("OTEL_SERVICE_NAME")) ?? attributes["service.name"] ?? "tools-api"
+  const attributes = yield* pairs("OTEL_RESOURCE_ATTRIBUTES", yield* EnvVar.text("OTEL_RESOURCE_ATTRIBUTES"))
+  const serviceName = (yield* EnvVar.text("OTEL_SERVICE_NAME")) ?? attributes["service.name"] ?? "tools-api"
   delete attributes["service.name"]
-  const headers = yield* Variable.secret("OTEL_EXPORTER_OTLP_HEADERS")
+  const headers = yield* EnvVar.secret("OTEL_EXPORTER_OTLP_HEADERS")
   return {
     urls,
     headers: yield* pairs("OTEL_EXPORTER_OTLP_HEADERS", headers === undefined ? undefined : Redacted.value(headers)),
-    protocol: (yield* Variable.oneOf(PROTOCOL, ["http/protobuf", "http/json"], false)) ?? DEFAULT_PROTOCOL,
-    compression: (yield* Variable.oneOf("OTEL_EXPORTER_OTLP_COMPRESSION", ["gzip", "none"], false)) ?? "none",
+    protocol: (yield* EnvVar.oneOf(PROTOCOL, ["http/protobuf", "http/json"], false)) ?? DEFAULT_PROTOCOL,
+    compression: (yield* EnvVar.oneOf("OTEL_EXPORTER_OTLP_COMPRESSION", ["gzip", "none"], false)) ?? "none",
     timeoutMs: yield* millis("OTEL_EXPORTER_OTLP_TIMEOUT", 10_000),
     intervals,
     sampler: yield* sampler,

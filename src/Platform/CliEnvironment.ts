@@ -1,41 +1,56 @@
 /**
- * What `effect/cli` and the offline commands need from the process, on Bun (there is no stable platform package for
- * Effect 4): the arguments, stdin as a stream, stdout and stderr as sinks that wait when the reader is slower (so
- * output never piles up in memory), and files read as streams. Nothing else of a file system is used.
+ * What `effect/cli` and the offline commands need from the process (no stable platform package for Effect 4 on Bun):
+ * arguments, stdin and files as streams, stdout and stderr as sinks that wait for a slow reader.
  */
-import { Effect, FileSystem, Layer, Path, PlatformError, Sink, Stdio, Stream, Terminal } from "effect"
+import { Effect, FileSystem, Layer, Path, PlatformError, Predicate, Sink, Stdio, Stream, Terminal } from "effect"
 import { CliConfig, CliOutput, GlobalFlag } from "effect/cli"
 import { ChildProcessSpawner } from "effect/process"
-import { createReadStream } from "node:fs"
+import { createReadStream, readFileSync } from "node:fs"
 
-const errorTag = (code: unknown): PlatformError.SystemErrorTag =>
-  code === "ENOENT"
-    ? "NotFound"
-    : code === "EACCES" || code === "EPERM"
-      ? "PermissionDenied"
-      : code === "EISDIR"
-        ? "BadResource"
-        : "Unknown"
+const TAGS: Partial<Record<string, PlatformError.SystemErrorTag>> = {
+  ENOENT: "NotFound",
+  EACCES: "PermissionDenied",
+  EPERM: "PermissionDenied",
+  EISDIR: "BadResource",
+  EBADF: "BadResource"
+}
 
-const failure = (module: string, method: string, cause: unknown, path?: string) => {
-  const code = (cause as { readonly code?: unknown } | undefined)?.code
-  return PlatformError.systemError({
-    _tag: errorTag(code),
+const failure = (module: string, method: string, cause: unknown, path?: string) =>
+  PlatformError.systemError({
+    _tag: (Predicate.hasProperty(cause, "code") && TAGS[String(cause.code)]) || "Unknown",
     module,
     method,
     description: cause instanceof Error ? cause.message : String(cause),
     pathOrDescriptor: path,
     cause
   })
+
+/**
+ * Whether a standard descriptor was closed when the process started (`>&-`): Bun then opens /dev/null in its place,
+ * where writes vanish unseen, and opens it close-on-exec, which no inherited descriptor is. Linux only (/proc).
+ */
+const closedAtStart = (fd: number): boolean => {
+  try {
+    const flags = /^flags:\s*([0-7]+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, "utf8"))?.[1]
+    return flags !== undefined && (Number.parseInt(flags, 8) & 0o2000000) !== 0 // O_CLOEXEC
+  } catch {
+    return false
+  }
 }
 
-/** A sink onto a Node-style stream: each write waits for `drain` when the stream's buffer is full. */
+/**
+ * Each write waits for `drain` when the stream's buffer is full, so output never piles up in memory; a write that
+ * fails (a full disk, a reader gone, a descriptor closed at start) fails the sink, so the command ends.
+ */
 const writer = (
   stream: NodeJS.WriteStream,
-  name: string
+  name: string,
+  fd: number
 ): Sink.Sink<void, string | Uint8Array, never, PlatformError.PlatformError> => {
-  let broken: unknown
-  // A closed reader (`| head`) shows as an error event; without a listener it would end the process.
+  let broken: unknown = closedAtStart(fd)
+    ? Object.assign(new Error(`EBADF: ${name} was closed when the command started`), { code: "EBADF" })
+    : undefined
+  // A closed reader (`| head`) is an error event, which without a listener would end the process.
   stream.on("error", (error) => {
     broken = error
   })
@@ -59,9 +74,8 @@ const stdio = Stdio.make({
   stdinIsTerminal: Effect.sync(() => process.stdin.isTTY === true),
   stdoutIsTerminal: Effect.sync(() => process.stdout.isTTY === true),
   stderrIsTerminal: Effect.sync(() => process.stderr.isTTY === true),
-  stdout: () => writer(process.stdout, "stdout"),
-  stderr: () => writer(process.stderr, "stderr"),
-  // read as files are, in 64 KiB blocks on demand, whether stdin is a file, a pipe or a terminal
+  stdout: () => writer(process.stdout, "stdout", 1),
+  stderr: () => writer(process.stderr, "stderr", 2),
   stdin: Stream.suspend(() =>
     Stream.fromAsyncIterable(createReadStream("", { fd: 0, highWaterMark: 1 << 16, autoClose: false }), (cause) =>
       failure("Stdio", "stdin", cause)
@@ -71,7 +85,7 @@ const stdio = Stdio.make({
 
 const fileSystem = FileSystem.makeNoop({
   stream: (path) =>
-    // node's stream reports a missing or unreadable file as an error of the stream (Bun's throws at the call)
+    // node's stream reports a missing file as a stream error; Bun's throws at the call
     Stream.fromAsyncIterable(createReadStream(path, { highWaterMark: 1 << 16 }), (cause) =>
       failure("FileSystem", "stream", cause, path)
     )

@@ -1,15 +1,10 @@
 /**
- * Runs the main effect as `BunRuntime.runMain` would (there is no stable `@effect/platform-bun` for Effect 4):
- * SIGINT and SIGTERM interrupt it, so every finalizer (the drain among them) runs, and a stop by signal exits 0.
- * SIGHUP never stops it: its default action would end the process at once, dropping requests; the layers that
- * act on it (re-reading keys, forwarding to workers) add their own listeners.
+ * `BunRuntime.runMain`'s part (no stable `@effect/platform-bun` for Effect 4): SIGINT and SIGTERM interrupt, so every
+ * finalizer runs and the exit is 0. SIGHUP is ignored here, as its default would end the process mid-request.
  */
 import { Cause, Effect, Exit, Runtime } from "effect"
 
-/**
- * A stop by signal ends the process with this status instead of 0: for a command whose output a script must not take
- * as complete (an offline parse cut short is 130, as shells report a program stopped by SIGINT).
- */
+/** A stop by signal exits with `code` instead: 130 tells a script an offline parse was cut short. */
 export const exitOnInterrupt =
   (code: number) =>
   <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>

@@ -5,7 +5,7 @@
  */
 import { Clock, Context, Effect, Layer, Metric, Schedule } from "effect"
 import { RateLimiter, Redis } from "effect/persistence"
-import { makeMemoryStore } from "./MemoryStore.ts"
+import { clockAt, makeMemoryStore } from "./MemoryStore.ts"
 import { connect } from "./Redis.ts"
 
 export const storeUp = Metric.gauge("rate_limit_store_up", {
@@ -28,7 +28,7 @@ export const layerStoreFailOpen = Layer.effect(
     const shared = yield* Effect.provideService(RateLimiter.makeStoreRedis({ prefix: PREFIX }), Redis.Redis, redis)
     const memory = makeMemoryStore()
     yield* memory.sweepEvery
-    const clock: Clock.Clock = Object.assign(Object.create(yield* Clock.Clock), { currentTimeMillisUnsafe: now })
+    const clock = clockAt(yield* Clock.Clock, now)
     const annotate = Effect.annotateLogs({ redis: address })
     const outage = (reason: string) =>
       Effect.logWarning(/^authentication/.test(reason) ? REFUSED : DOWN).pipe(

@@ -1,10 +1,8 @@
 /**
- * The rate-limit headers, in one place: their names, their values from a limiter's decision, their description in
- * the OpenAPI document and which of them a browser app may read (CORS). IETF's draft-ietf-httpapi-ratelimit-headers
- * (`RateLimit-Policy`, `RateLimit`) beside the widely used `X-RateLimit-*`, and `Retry-After` on a 429.
- * It imports no server code: the API document uses it too.
+ * The rate-limit headers (IETF's draft-ietf-httpapi-ratelimit-headers and the widely used `X-RateLimit-*`): names,
+ * values, OpenAPI text and CORS exposure, in one place. No server code: the API document imports it too.
  */
-import type { RateLimitDecision } from "./RateLimiter.ts"
+import type { RateLimitDecision } from "./Limiter.ts"
 
 /** Every header a known caller's `/v1` answer carries, as the document and CORS spell them. */
 export const NAMES = [

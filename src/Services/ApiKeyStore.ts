@@ -1,14 +1,15 @@
 /**
  * API keys from API_KEYS (comma-separated) and API_KEYS_FILE (one a line, `#` comments, `sha256:<hex>` digests).
  * Only SHA-256 digests are kept; a presented key is looked up by its digest, and the caller is named
- * `key_<first 8 hex of the digest>`, so no key's text ever reaches a log, an error or a metric. `reload` (SIGHUP)
- * reads the file again once it is finished (FinishedFile.ts); a file that fails keeps the keys in use.
+ * `key_<first 8 hex of the digest>`, so no key's text ever reaches a log, an error or a metric. The file is read only
+ * as a regular file of bounded size (RegularFile.ts); `reload` (SIGHUP) reads it again once it is finished
+ * (FinishedFile.ts), and a file that fails keeps the keys in use.
  */
 import { randomBytes } from "node:crypto"
-import { readFileSync } from "node:fs"
 import { Console, Context, Effect, Layer, Redacted, Result, Semaphore } from "effect"
 import { AppConfig, InvalidConfig } from "../Config.ts"
 import { readFinishedFile } from "./FinishedFile.ts"
+import { readRegularFile } from "./RegularFile.ts"
 
 /** Hex SHA-256 of the UTF-8 text; `Bun.SHA256.hash`, the fastest on Bun, as it runs on every authenticated request. */
 export const sha256Hex = (text: string): string => Bun.SHA256.hash(text, "hex")
@@ -75,14 +76,9 @@ const readKeys = (name: string, read: () => Result.Result<Keys, string>) =>
 
 const readKeysFile = (path: string): Effect.Effect<Keys, InvalidConfig> =>
   readKeys("API_KEYS_FILE", () => {
-    let text: string
-    try {
-      // Synchronous: works the same from source and in a `bun build --compile` binary.
-      text = readFileSync(path, "utf8")
-    } catch (error) {
-      return Result.fail(`${path} could not be read (${(error as { code?: string }).code ?? "I/O error"})`)
-    }
-    return Result.mapError(parseKeysFile(text), (why) => `${path}: ${why}`)
+    const file = readRegularFile(path)
+    if (typeof file === "string") return Result.fail(file)
+    return Result.mapError(parseKeysFile(file.text), (why) => `${path}: ${why}`)
   })
 
 /** One log line for every short key, never the key: where each is. */
@@ -112,12 +108,10 @@ const callersOf = (digests: Iterable<string>) => {
 
 /** Whether API_KEYS_FILE reads as a file without a key (so, with no API_KEYS, a key is generated). */
 export const holdsNoKey = (path: string): boolean => {
-  try {
-    const read = parseKeysFile(readFileSync(path, "utf8"))
-    return Result.isSuccess(read) && read.success.digests.length === 0
-  } catch {
-    return false // unreadable: the workers report it
-  }
+  const file = readRegularFile(path)
+  if (typeof file === "string") return false // unreadable: the workers report it
+  const read = parseKeysFile(file.text)
+  return Result.isSuccess(read) && read.success.digests.length === 0
 }
 
 /** A key for this run only; crypto random because it guards the service (Effect's Random is not). */

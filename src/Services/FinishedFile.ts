@@ -5,8 +5,8 @@
  * unfinished until the file has been left alone for a quiet spell. Writing elsewhere and renaming over the file is
  * atomic and needs no rule (docs/OPERATIONS.md).
  */
-import { closeSync, fstatSync, openSync, readFileSync } from "node:fs"
 import { Clock, Effect } from "effect"
+import { readRegularFile as snapshot, type Snapshot } from "./RegularFile.ts"
 
 /** Two reads this far apart must agree. */
 export const SETTLE_MS = 100
@@ -15,33 +15,16 @@ export const QUIET_MS = 2_000
 /** How long a reload waits for a file that keeps changing before it gives up. */
 export const PATIENCE_MS = 10_000
 
-export interface Snapshot {
-  readonly text: string
-  readonly mtimeMs: number
-}
-
 /** Whether `next`, read a settle after `previous`, is a finished file at `now` (epoch ms). */
 export const isFinished = (previous: Snapshot, next: Snapshot, now: number): boolean =>
   previous.text === next.text &&
   previous.mtimeMs === next.mtimeMs &&
   (next.text === "" || next.text.endsWith("\n") || now - next.mtimeMs >= QUIET_MS)
 
-// Synchronous: works the same from source and in a `bun build --compile` binary. The time is the open file's, so a
-// rename between the two calls cannot pair one file's text with another's time.
-const snapshot = (path: string): Snapshot | string => {
-  let fd: number | undefined
-  try {
-    fd = openSync(path, "r")
-    const { mtimeMs } = fstatSync(fd)
-    return { mtimeMs, text: readFileSync(fd, "utf8") }
-  } catch (error) {
-    return `${path} could not be read (${(error as { code?: string }).code ?? "I/O error"})`
-  } finally {
-    if (fd !== undefined) closeSync(fd)
-  }
-}
-
-/** The file's text once finished; the failure says why not (unreadable, or still changing after PATIENCE_MS). */
+/**
+ * The file's text once finished; the failure says why not: unreadable or not a regular file of bounded size
+ * (RegularFile.ts), or still changing after PATIENCE_MS.
+ */
 export const readFinishedFile = (path: string): Effect.Effect<string, string> =>
   Effect.gen(function* () {
     const started = yield* Clock.currentTimeMillis

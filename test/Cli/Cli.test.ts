@@ -256,7 +256,9 @@ describe("wage", () => {
     expect(api.estimates.hourly).toBe(1)
   })
 
-  test("a bad value, both or neither: the API's error body on stderr, exit 1", async () => {
+  test("a bad value, both or neither: the API's error body on stderr, naming the flags where it names fields, exit 1", async () => {
+    const inFlags = (error: unknown) =>
+      JSON.parse(JSON.stringify(error).replaceAll("hourlyWage", "--hourly").replaceAll("annualSalary", "--annual"))
     for (const [args, body] of [
       [["--hourly", "0"], { hourlyWage: 0 }],
       [["--annual=-5"], { annualSalary: -5 }],
@@ -268,8 +270,10 @@ describe("wage", () => {
       const result = await cli(["wage", ...args])
       expect(result.code).toBe(1)
       expect(result.stdout).toBe("")
-      expect(JSON.parse(result.stderr)).toEqual({ error: (await apiWage(body)).error })
+      expect(JSON.parse(result.stderr)).toEqual({ error: inFlags((await apiWage(body)).error) })
+      expect(result.stderr).not.toMatch(/hourlyWage|annualSalary/)
     }
+    expect(JSON.parse((await cli(["wage"])).stderr).error.message).toBe("Give --hourly or --annual")
   }, 30_000)
 })
 
@@ -277,7 +281,7 @@ describe("the command line itself", () => {
   test("--help lists the commands and every environment variable the service reads, OTEL_* included", async () => {
     const result = await cli(["--help"])
     expect(result.code).toBe(0)
-    for (const name of ["serve", "parse", "generate", "wage"])
+    for (const name of ["serve", "parse", "generate", "wage", "health"])
       expect(result.stdout).toMatch(new RegExp(`^  ${name} `, "m"))
     const variables = NAMES.filter((name) => name !== WORKER_ENV && name !== GENERATED_KEY_ENV)
     expect(variables).toEqual(expect.arrayContaining([...OTEL_NAMES, "PORT", "UA_CACHE_SIZE"]))

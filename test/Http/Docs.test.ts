@@ -1,6 +1,7 @@
 /**
  * GET /docs and GET /openapi.json, the two fixed bodies: compressed when the client accepts it, an ETag for each
- * representation, 304 on a matching If-None-Match (weak comparison, `*` too), cached for an hour.
+ * representation, 304 on a matching If-None-Match (weak comparison, `*` too), cached for an hour (privately when the
+ * OpenAPI document names the request's Host).
  */
 import { afterAll, describe, expect, test } from "bun:test"
 import { gunzipSync, brotliDecompressSync } from "node:zlib"
@@ -8,12 +9,14 @@ import { json, makeTestApp } from "../support/TestApp.ts"
 
 const app = makeTestApp()
 const cors = makeTestApp({ env: { CORS_ORIGINS: "https://app.example.com" } })
+const PUBLIC_URL = "https://api.example.com"
+const published = makeTestApp({ env: { PUBLIC_URL } })
+const publishedCors = makeTestApp({ env: { PUBLIC_URL, CORS_ORIGINS: "https://app.example.com" } })
 afterAll(async () => {
-  await app.dispose()
-  await cors.dispose()
+  for (const each of [app, cors, published, publishedCors]) await each.dispose()
 })
 
-const get = (path: string, headers: Record<string, string> = {}) => app.request(path, { headers })
+const get = (path: string, headers: Record<string, string> = {}, from = app) => from.request(path, { headers })
 const docs = (headers: Record<string, string> = {}) => get("/docs", headers)
 
 const ENCODINGS = [
@@ -21,10 +24,35 @@ const ENCODINGS = [
   ["gzip", gunzipSync]
 ] as const
 
+/**
+ * Each fixed body as served: /docs and, with PUBLIC_URL, /openapi.json are the same for everyone (public); without
+ * PUBLIC_URL the document names the Host the request came with, so it is private and varies by Host.
+ */
 describe.each([
-  ["/docs", "text/html; charset=utf-8", 1_200_000],
-  ["/openapi.json", "application/json", 6_000]
-])("%s", (path, type, compressedUnder) => {
+  ["/docs", "/docs", "text/html; charset=utf-8", 1_200_000, app, cors, "public", "Accept-Encoding"],
+  [
+    "/openapi.json with PUBLIC_URL",
+    "/openapi.json",
+    "application/json",
+    6_000,
+    published,
+    publishedCors,
+    "public",
+    "Accept-Encoding"
+  ],
+  [
+    "/openapi.json without PUBLIC_URL",
+    "/openapi.json",
+    "application/json",
+    6_000,
+    app,
+    cors,
+    "private",
+    "Accept-Encoding, Host"
+  ]
+] as const)("%s", (_, path, type, compressedUnder, server, withCors, scope, vary) => {
+  const get = (path: string, headers: Record<string, string> = {}) => server.request(path, { headers })
+
   test(`is the same body in br, gzip or plain, under ${compressedUnder} bytes on the wire when compressed`, async () => {
     const plain = await get(path, { "accept-encoding": "identity" })
     expect(plain.status).toBe(200)
@@ -34,7 +62,7 @@ describe.each([
     for (const [encoding, decompress] of ENCODINGS) {
       const response = await get(path, { "accept-encoding": `${encoding}, deflate` })
       expect(response.headers.get("content-encoding")).toBe(encoding)
-      expect(response.headers.get("vary")).toBe("Accept-Encoding")
+      expect(response.headers.get("vary")).toBe(vary)
       const wire = Buffer.from(await response.arrayBuffer())
       expect(wire.length).toBeLessThan(compressedUnder)
       expect(wire.length).toBeLessThan(body.length / 3)
@@ -43,11 +71,11 @@ describe.each([
     expect((await get(path, { "accept-encoding": "br;q=0, gzip" })).headers.get("content-encoding")).toBe("gzip")
   })
 
-  test("each representation has its own ETag; an hour's public cache lifetime", async () => {
+  test(`each representation has its own ETag; an hour's ${scope} cache lifetime`, async () => {
     const etags = new Set<string>()
     for (const encoding of ["br", "gzip", "identity"]) {
       const response = await get(path, { "accept-encoding": encoding })
-      expect(response.headers.get("cache-control")).toBe("public, max-age=3600")
+      expect(response.headers.get("cache-control")).toBe(`${scope}, max-age=3600`)
       expect(response.headers.get("x-content-type-options")).toBe("nosniff")
       const etag = response.headers.get("etag")
       expect(etag).toMatch(encoding === "identity" ? /^"[0-9a-z]+"$/ : new RegExp(`^"[0-9a-z]+-${encoding}"$`))
@@ -65,8 +93,8 @@ describe.each([
         expect(again.status).toBe(304)
         expect(await again.text()).toBe("")
         expect(again.headers.get("etag")).toBe(etag)
-        expect(again.headers.get("cache-control")).toBe("public, max-age=3600")
-        expect(again.headers.get("vary")).toBe("Accept-Encoding")
+        expect(again.headers.get("cache-control")).toBe(`${scope}, max-age=3600`)
+        expect(again.headers.get("vary")).toBe(vary)
       }
     }
     // another representation's tag does not match: a client that held gzip and now takes br gets br
@@ -78,15 +106,41 @@ describe.each([
   })
 
   test("with CORS, the answer to an allowed origin varies by encoding and by origin", async () => {
-    const response = await cors.request(path, {
+    const response = await withCors.request(path, {
       headers: { origin: "https://app.example.com", "accept-encoding": "gzip" }
     })
     expect(response.status).toBe(200)
-    expect(response.headers.get("vary")).toBe("Accept-Encoding, Origin")
+    expect(response.headers.get("vary")).toBe(`${vary}, Origin`)
   })
 })
 
 describe("/openapi.json", () => {
+  test("built from the request's Host: private, and varies by Host (and by X-Forwarded-Proto with TRUST_PROXY)", async () => {
+    const proxied = makeTestApp({ env: { TRUST_PROXY: "true" } })
+    try {
+      for (const [server, vary] of [
+        [app, "Accept-Encoding, Host"],
+        [proxied, "Accept-Encoding, Host, X-Forwarded-Proto"]
+      ] as const) {
+        const response = await get("/openapi.json", { host: "attacker.example", "x-forwarded-proto": "https" }, server)
+        expect((await json(response)).servers).toEqual([
+          { url: `${server === proxied ? "https" : "http"}://attacker.example` }
+        ])
+        expect(response.headers.get("cache-control")).toBe("private, max-age=3600")
+        expect(response.headers.get("vary")).toBe(vary)
+      }
+    } finally {
+      await proxied.dispose()
+    }
+  })
+
+  test("with PUBLIC_URL the Host is not read: one public document for everyone", async () => {
+    const response = await get("/openapi.json", { host: "attacker.example" }, published)
+    expect((await json(response)).servers).toEqual([{ url: PUBLIC_URL }])
+    expect(response.headers.get("cache-control")).toBe("public, max-age=3600")
+    expect(response.headers.get("vary")).toBe("Accept-Encoding")
+  })
+
   test("a document per server URL, each with its own ETag, so no cache hands one host's servers to another", async () => {
     const a = await get("/openapi.json", { host: "a.example:3000" })
     const b = await get("/openapi.json", { host: "b.example:3000" })

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test"
 import { Effect, Layer } from "effect"
 import { UserAgents } from "../../src/Tools/UserAgent/UserAgents.ts"
-import { Wages } from "../../src/Tools/Wage/Wages.ts"
+import { Estimator } from "../../src/Tools/Wage/Estimator.ts"
 import { CHROME_WINDOWS, errorOf, json, KEY, makeTestApp, UA_PATH, WAGE_PATH } from "../support/TestApp.ts"
 
 const app = makeTestApp({ perMinute: 10_000, env: { MAX_BODY_BYTES: "256" } })
@@ -312,7 +312,7 @@ describe("a request cut on the server side", () => {
             generateMany: () => Effect.interrupt
           })
         ),
-        Wages.layer
+        Estimator.layer
       )
     })
     try {
@@ -338,7 +338,7 @@ describe("a bug", () => {
             generate: () => Effect.die(new Error("boom"))
           } as never)
         ),
-        Wages.layer
+        Estimator.layer
       )
     })
     try {

@@ -1,19 +1,25 @@
-/** The JSON logger: Effect's `consoleJson` line shape, written with one plain JSON.stringify. */
+/** The loggers of LOG_FORMAT and LOG_LEVEL: Effect's JSON line, one object a line, and the levels that pass. */
 import { describe, expect, test } from "bun:test"
-import { Console, Effect, Layer, Logger, LogLevel, References } from "effect"
+import { Console, Context, Effect, Layer, Logger, Metric } from "effect"
 import * as fc from "fast-check"
-import { isoTime, jsonLogger, logInfoNow } from "../../src/Observability/Logger.ts"
+import { AppConfig } from "../../src/Config.ts"
+import { consoleLayer, jsonLogger, LoggerLive } from "../../src/Observability/Logger.ts"
+import type { Write } from "../../src/Observability/LogSink.ts"
 
-const printed = (effect: Effect.Effect<void>) => {
+const capture = (lines: Array<string>) =>
+  Layer.succeed(Console.Console, { ...console, log: (line: unknown) => void lines.push(String(line)) })
+
+const printed = (effect: Effect.Effect<void>, loggers: ReadonlyArray<Logger.Logger<unknown, void>> = [jsonLogger]) => {
   const lines: Array<string> = []
-  const capture = Layer.succeed(Console.Console, { ...console, log: (line: unknown) => void lines.push(String(line)) })
-  Effect.runSync(effect.pipe(Effect.provide(Layer.merge(Logger.layer([jsonLogger]), capture))))
-  return lines.map((line) => JSON.parse(line))
+  Effect.runSync(effect.pipe(Effect.provide(Layer.merge(Logger.layer(loggers), capture(lines)))))
+  return lines
 }
+
+const parsed = (effect: Effect.Effect<void>) => printed(effect).map((line) => JSON.parse(line))
 
 describe("the JSON logger", () => {
   test("writes message, level, timestamp, annotations, spans and fiber id, one object a line", () => {
-    const [line] = printed(
+    const [line] = parsed(
       Effect.logInfo("request").pipe(Effect.annotateLogs({ status: 200, path: "/x" }), Effect.withLogSpan("outer"))
     )
     expect(line.message).toBe("request")
@@ -28,7 +34,7 @@ describe("the JSON logger", () => {
   test("a cause is rendered; values JSON cannot hold become strings, a cycle does not lose the line", () => {
     const cyclic: Record<string, unknown> = {}
     cyclic.self = cyclic
-    const [failed, odd, loop] = printed(
+    const [failed, odd, loop] = parsed(
       Effect.all([
         Effect.logError("Unhandled defect", new Error("boom")).pipe(Effect.andThen(Effect.void)),
         Effect.logInfo("odd").pipe(Effect.annotateLogs({ big: 10n })),
@@ -37,90 +43,95 @@ describe("the JSON logger", () => {
     )
     expect(failed.level).toBe("ERROR")
     expect(JSON.stringify(failed)).toContain("boom")
-    expect(odd.annotations).toEqual({ big: "10" })
+    expect(odd.annotations).toEqual({ big: "10n" })
     expect(loop.message).toBe("loop")
-    expect(loop.annotations).toBe("unprintable")
+    expect(loop.annotations).toEqual({ cyclic: {} })
+  })
+
+  test("any message, annotations, outer ones and log spans give the very line of Effect's Logger.consoleJson", () => {
+    const value = fc.oneof(
+      fc.string(),
+      fc.double(),
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.bigInt(),
+      fc.object()
+    )
+    fc.assert(
+      fc.property(
+        fc.array(value, { minLength: 1, maxLength: 3 }),
+        fc.dictionary(fc.string(), value),
+        fc.dictionary(fc.string(), value),
+        (message, outer, fields) => {
+          const [ours, effects, ...rest] = printed(
+            Effect.annotateLogs(Effect.logInfo(...message), fields).pipe(
+              Effect.annotateLogs(outer),
+              Effect.withLogSpan("span")
+            ),
+            [jsonLogger, Logger.consoleJson]
+          )
+          expect(rest).toEqual([])
+          expect(ours).toBe(effects!)
+        }
+      )
+    )
   })
 })
 
-describe("logInfoNow (the request line, written without building an Effect)", () => {
-  const now = (annotations: Record<string, unknown>) =>
-    Effect.withFiber((fiber) => logInfoNow(fiber, "request", annotations))
-
-  test("writes what Effect.logInfo with annotateLogs writes, the outer annotations and log spans kept", () => {
-    const fields = { method: "POST", status: 200, durationMs: 1.25 }
-    const outer = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-      effect.pipe(Effect.annotateLogs({ worker: 1, status: "outer" }), Effect.withLogSpan("span"))
-    const [viaEffect, viaNow] = printed(
-      Effect.all([outer(Effect.logInfo("request").pipe(Effect.annotateLogs(fields))), outer(now(fields))]).pipe(
-        Effect.asVoid
+describe("LOG_LEVEL", () => {
+  test("each level writes the lines at it and above, none writes nothing", () => {
+    const levels = ["debug", "info", "warning", "error", "none"] as const
+    for (const level of levels) {
+      const lines: Array<string> = []
+      const logger = Layer.merge(LoggerLive, capture(lines)).pipe(
+        Layer.provide(AppConfig.fromEnv({ LOG_LEVEL: level, API_KEYS: "k" }))
       )
-    )
-    const comparable = ({ timestamp: _t, fiberId: _f, spans, ...rest }: Record<string, any>) => ({
-      ...rest,
-      spans: Object.keys(spans)
-    })
-    expect(comparable(viaNow)).toEqual(comparable(viaEffect))
-    expect(viaNow.annotations).toEqual({ worker: 1, status: 200, method: "POST", durationMs: 1.25 })
-  })
-
-  test("at every minimum level it writes a line exactly when Effect.logInfo does", () => {
-    for (const level of LogLevel.values) {
-      const atLevel = (effect: Effect.Effect<void>) =>
-        printed(effect.pipe(Effect.provideService(References.MinimumLogLevel, level))).length
-      expect([level, atLevel(now({ status: 200 }))]).toEqual([level, atLevel(Effect.logInfo("request"))])
+      Effect.runSync(
+        Effect.all([
+          Effect.logDebug("debug"),
+          Effect.logInfo("info"),
+          Effect.logWarning("warning"),
+          Effect.logError("error")
+        ]).pipe(Effect.provide(logger))
+      )
+      const written = lines.map((line) => JSON.parse(line).message)
+      expect([level, written]).toEqual([level, levels.slice(levels.indexOf(level), 4)])
     }
   })
-
-  test("any plain annotations give the line Effect.logInfo with annotateLogs gives", () => {
-    const plain = fc.oneof(fc.string(), fc.double(), fc.integer(), fc.boolean(), fc.constant(null))
-    fc.assert(
-      fc.property(fc.dictionary(fc.string(), plain), (fields) => {
-        const [viaEffect, viaNow] = printed(
-          Effect.all([Effect.logInfo("request").pipe(Effect.annotateLogs(fields)), now(fields)]).pipe(Effect.asVoid)
-        )
-        expect(viaNow.annotations).toEqual(viaEffect.annotations)
-        expect(Object.keys(viaNow.annotations)).toEqual(Object.keys(viaEffect.annotations))
-      })
-    )
-  })
-
-  test("beside another logger, each gets the line and its annotations; the fiber's are as before", () => {
-    const seen: Array<unknown> = []
-    const recorder = Logger.make(({ fiber, message }) =>
-      seen.push([message, fiber.getRef(References.CurrentLogAnnotations)])
-    )
-    const lines: Array<string> = []
-    const capture = Layer.succeed(Console.Console, {
-      ...console,
-      log: (line: unknown) => void lines.push(String(line))
-    })
-    Effect.runSync(
-      Effect.andThen(now({ status: 200 }), Effect.logInfo("next")).pipe(
-        Effect.provide(Layer.merge(Logger.layer([jsonLogger, recorder]), capture))
-      )
-    )
-    expect(lines.map((line) => JSON.parse(line).annotations)).toEqual([{ status: 200 }, {}])
-    expect(seen).toEqual([
-      [["request"], { status: 200 }],
-      [["next"], {}]
-    ])
-  })
-
-  test("below the minimum level it writes nothing, and the fiber's annotations are as before", () => {
-    const lines = printed(now({ status: 200 }).pipe(Effect.provideService(References.MinimumLogLevel, "Warn")))
-    expect(lines).toEqual([])
-    const [request, next] = printed(Effect.andThen(now({ status: 200 }), Effect.logInfo("next")))
-    expect(request.annotations).toEqual({ status: 200 })
-    expect(next.annotations).toEqual({})
-  })
 })
 
-test("the timestamp, reused within a millisecond, is always the line's own date", () => {
-  const instant = fc.integer({ min: 0, max: 4_102_444_800_000 })
-  fc.assert(
-    fc.property(fc.array(fc.oneof(instant, fc.constantFrom(1_700_000_000_000, 1_700_000_000_001))), (times) => {
-      for (const ms of times) expect(isoTime(new Date(ms))).toBe(new Date(ms).toISOString())
-    })
+test("lines dropped while standard output is stopped are counted, and one warning through the logger says how many", async () => {
+  const written: Array<string> = []
+  const held: Array<() => void> = []
+  const write: Write = (data, done) => {
+    held.push(() => (written.push(Buffer.from(data).toString()), done(null, data.byteLength)))
+  }
+  const droppedTotal = () =>
+    Metric.snapshotUnsafe(Context.empty()).find((metric) => metric.id === "log_lines_dropped_total")?.state
+  const before = (droppedTotal() as Metric.CounterState<number>).count
+  const pad = "x".repeat(400)
+  await Effect.runPromise(
+    Effect.gen(function* () {
+      // about 1.2 MiB of lines while the first write waits: past the 1 MiB the sink holds
+      for (let i = 0; i < 3000; i++) yield* Effect.logInfo(pad).pipe(Effect.annotateLogs("i", i))
+      yield* Effect.yieldNow
+      while (held.length > 0) {
+        held.shift()!()
+        yield* Effect.yieldNow
+      }
+    }).pipe(Effect.provide(consoleLayer(write).pipe(Layer.provideMerge(Logger.layer([jsonLogger])))))
   )
+  const lines = written
+    .join("")
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line))
+  const warnings = lines.filter((line) => line.level === "WARN")
+  const dropped = (droppedTotal() as Metric.CounterState<number>).count - before
+  expect(dropped).toBeGreaterThan(0)
+  expect(warnings.length).toBe(1)
+  expect(warnings[0].annotations).toEqual({ linesDropped: dropped })
+  expect(warnings[0].message).toBe(`${dropped} log lines were dropped: standard output was not being read fast enough`)
+  expect(lines.length).toBe(3000 - dropped + 1)
 })

@@ -87,6 +87,26 @@ describe("WORKERS=2", () => {
   )
 
   test(
+    "SIGHUP with API_KEYS_FILE turned into a FIFO: every worker refuses it at once and keeps its keys",
+    async () => {
+      try {
+        const kills = count(primary.stdout(), "Worker stopped answering")
+        rmSync(keysFile)
+        Bun.spawnSync(["mkfifo", keysFile])
+        primary.proc.kill("SIGHUP")
+        await until(() => count(primary.stdout(), "it is a FIFO (named pipe), not a regular file") === 2)
+        expect(await statuses(NEW)).toEqual(Array(20).fill(200))
+        expect(count(primary.stdout(), "Worker stopped answering")).toBe(kills) // none hung on the FIFO
+      } finally {
+        // a regular file again, for the workers started by the next test
+        rmSync(keysFile)
+        writeFileSync(keysFile, `${NEW}\n`)
+      }
+    },
+    SLOW
+  )
+
+  test(
     "a worker that stops answering (SIGSTOP) is killed and replaced; every new connection answered within 5 s",
     async () => {
       const [victim, sibling] = workerPids()

@@ -5,7 +5,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test"
 import { Effect, Layer, Logger, ManagedRuntime, Metric, References } from "effect"
 import { AppConfig } from "../../src/Config.ts"
-import { RateLimiter, RateLimiterLive } from "../../src/RateLimit/RateLimiter.ts"
+import { canonicalAddress } from "../../src/Http/ClientAddress.ts"
+import { RateLimiter, RateLimiterLive } from "../../src/RateLimit/Limiter.ts"
 import { storeFallbacks, storeUp } from "../../src/RateLimit/FailOpen.ts"
 import { type RedisServer, startRedis } from "../support/Redis.ts"
 import { TestClock } from "effect/testing"
@@ -45,7 +46,8 @@ const limiter = async (url = redis.url, perMinute = 5, clock: Layer.Layer<never>
   const service = await runtime.runPromise(RateLimiter)
   return {
     take: (id: string) => runtime.runPromise(service.take(id)),
-    fail: (address: string) => runtime.runPromise(service.recordAuthFailure(address))
+    // named as the edge names a client (ClientAddress.ts)
+    fail: (address: string) => runtime.runPromise(service.recordAuthFailure(canonicalAddress(address) ?? "unknown"))
   }
 }
 

@@ -10,7 +10,7 @@ import { layerStoreRedis, RateLimiterStore } from "effect/persistence/RateLimite
 import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
 import { AppConfig, parseRedisUrl } from "../../src/Config.ts"
-import { RateLimiter, type RateLimiterOptions } from "../../src/RateLimit/RateLimiter.ts"
+import { RateLimiter, type RateLimiterOptions } from "../../src/RateLimit/Limiter.ts"
 import { connect, DEADLINE_MS } from "../../src/RateLimit/Redis.ts"
 import { type RedisServer, startRedis } from "../support/Redis.ts"
 

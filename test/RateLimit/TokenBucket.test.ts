@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test"
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
-import { type RateLimitDecision, RateLimiter } from "../../src/RateLimit/RateLimiter.ts"
+import { type RateLimitDecision, RateLimiter } from "../../src/RateLimit/Limiter.ts"
 
 /** Runs `steps` (milliseconds to wait, then takes) against a fresh limiter of `capacity` a minute. */
 const decisions = (capacity: number, steps: ReadonlyArray<readonly [waitMs: number, takes: number]>) =>

@@ -92,10 +92,13 @@ export const problemWith = (answer: Answer, request: Sent) => {
   const describe = `${request.method} ${request.path.slice(0, 80)} -> ${status} ${body.slice(0, 300)}`
   if (status >= 500 && !(status === 503 && request.draining === true)) return `a ${status}: ${describe}`
   if (headers.get("x-content-type-options") !== "nosniff") return `no nosniff: ${describe}`
-  // the docs page and the OpenAPI document may be cached for an hour; every other answer, errors included, is no-store
+  // the docs page and the OpenAPI document may be cached for an hour (the document only privately when it names the
+  // request's Host, and then it varies by Host); every other answer, errors included, is no-store
   const cached = [DOCS_PATH, OPENAPI_PATH].includes(routeFor(request.path) ?? "")
   const docs = cached && (status === 200 || status === 304)
-  if (headers.get("cache-control") !== (docs ? "public, max-age=3600" : "no-store")) {
+  const perHost = routeFor(request.path) === OPENAPI_PATH && /(^|,)\s*Host\s*(,|$)/i.test(headers.get("vary") ?? "")
+  const scope = perHost ? "private" : "public"
+  if (headers.get("cache-control") !== (docs ? `${scope}, max-age=3600` : "no-store")) {
     return `wrong Cache-Control (${headers.get("cache-control")}): ${describe}`
   }
   if (!/^[\x21-\x7e]{1,128}$/.test(headers.get("x-request-id") ?? "")) return `no request id: ${describe}`

@@ -14,11 +14,11 @@ import { ApiRoutes } from "../../src/Http/Routes.ts"
 import { ApiKeyStore } from "../../src/Services/ApiKeyStore.ts"
 import { Drain } from "../../src/Services/Drain.ts"
 import { makeMemoryStore } from "../../src/RateLimit/MemoryStore.ts"
-import { RateLimiter } from "../../src/RateLimit/RateLimiter.ts"
+import { RateLimiter } from "../../src/RateLimit/Limiter.ts"
 import { UserAgentHandlers } from "../../src/Tools/UserAgent/index.ts"
 import type { UserAgents } from "../../src/Tools/UserAgent/UserAgents.ts"
+import type { Estimator } from "../../src/Tools/Wage/Estimator.ts"
 import { WageHandlers } from "../../src/Tools/Wage/index.ts"
-import type { Wages } from "../../src/Tools/Wage/Wages.ts"
 
 export const KEY = "test-key-0123456789abcdef"
 export const OTHER_KEY = "test-key-other-9876543210"
@@ -33,7 +33,7 @@ export interface TestAppOptions {
   /** The application and the routes of its API (default: the service's own), e.g. with a toy tool added. */
   readonly served?: { readonly app: typeof HttpLive; readonly routes: Layer.Layer<ApiRoutes> }
   /** Replace the tools' services, e.g. with one that dies, to reach the 500 path. */
-  readonly services?: Layer.Layer<UserAgents | Wages>
+  readonly services?: Layer.Layer<UserAgents | Estimator>
   /** Logs are off unless a test asks for them. */
   readonly logLevel?: LogLevel.LogLevel
   /** The service's own logger (LOG_LEVEL, LOG_FORMAT from `env`) writes its lines here instead. */

@@ -12,6 +12,14 @@ import type { Compile } from "./PatternIndex.ts"
 export const devicePattern = (source: string): RegExp =>
   new RegExp(`(?:^|[^A-Z0-9_-]|[^A-Z0-9-]_|sprd-|MZ-)(?:${source.replace(/\//g, "\\/").replace(/\+\+/g, "+")})`, "i")
 
+/**
+ * How many characters of a string the patterns read, its start: what ua-parser-js reads too. Some of Matomo's
+ * patterns backtrack over the whole string at each occurrence of their text (`BOWAY[ _-]([^/;]+)[ _]Build` on
+ * `BOWAY BOWAY ...`), so their cost grows with the square or the cube of the length read; a device's tokens come
+ * well before this (scripts/README.md), and scripts/devicePatternCost.ts times every pattern on this many.
+ */
+export const WINDOW = 500
+
 /** How many compiled patterns the service keeps: ~4 MB. */
 export const RECENT = 1024
 

@@ -1,6 +1,6 @@
 /**
  * An ordered list of case-insensitive regular expressions that answers "the first one that matches" without running
- * them all (the index of the device database, DeviceDatabase.ts). The list comes with its `Filing`, made when the
+ * them all (the index of the device database, device/Lookup.ts). The list comes with its `Filing`, made when the
  * data is generated (PatternFiling.ts): for each pattern, literal texts one of which any match must contain, each filed
  * under a window of two or three of its characters. A string is looked up window by window (a 4 KB table by the
  * first two characters, then an open-addressed table of the keys); a filed text counts only where it occurs whole, and only the
@@ -14,8 +14,8 @@ export const END = "\u0000"
 /**
  * How a list of patterns is looked up: the texts filed under each key, keys ascending. A key is a window of three
  * characters as `(c0 << 16) | (c1 << 8) | c2`, or of two as `0x1000000 | (c0 << 8) | c1`, each character's code cut
- * to its low byte (a collision only adds a candidate). Typed arrays, which the generated file holds as they are
- * (DeviceFile.ts): ~28,000 texts as objects and strings would hold several megabytes of heap for good.
+ * to its low byte (a collision only adds a candidate). Typed arrays, copied from the generated file's plain ones at load
+ * (device/Data.ts): ~28,000 texts as objects and strings would hold several megabytes of heap for good.
  */
 export interface Filing {
   /** each key once, ascending */

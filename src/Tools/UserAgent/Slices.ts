@@ -1,5 +1,5 @@
 /** Long work a slice at a time, so a request arriving meanwhile waits for one slice at most. */
-import { Effect } from "effect"
+import { Context, Effect, Layer } from "effect"
 
 /** The work in one slice, in milliseconds (measured with `performance.now()`: a budget of work, not a time of day). */
 export const SLICE_MS = 2
@@ -24,4 +24,9 @@ export const makeSlicer = (): Effect.Effect<void> => {
     })
   })
   return pause
+}
+
+/** The one pause point of the services whose costly work takes turns (the user-agent service, the device database). */
+export class Slicer extends Context.Service<Slicer, { readonly pause: Effect.Effect<void> }>()("app/Slicer") {
+  static readonly layer: Layer.Layer<Slicer> = Layer.sync(Slicer, () => ({ pause: makeSlicer() }))
 }

@@ -189,8 +189,13 @@ export const UserAgentInfo = Schema.Struct({
   device: Schema.Struct({
     type: DeviceType,
     vendor: known("The brand that sells the device, from the string or its model code"),
-    model: known("The device model as the string names it (SM-A536B, iPhone, Pixel 7)"),
-    name: known("The model's marketing name where a device database knows its code (Galaxy A53 5G for SM-A536B)")
+    model: known(
+      "The model code as the string names it (SM-A536B, iPhone, Pixel 7), never a placeholder such as Chrome's reduced K"
+    ),
+    name: known(
+      "What people call the device, where a device database knows its model code: Galaxy A53 5G for SM-A536B, the " +
+        "brand in front of a bare number or series (OnePlus 12 for CPH2581)"
+    )
   }),
   cpu: Schema.Struct({ architecture: known("CPU architecture") }),
   engine: Schema.Struct({ name: known("Rendering engine"), version: known("Engine version") }),

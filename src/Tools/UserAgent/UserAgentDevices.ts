@@ -172,8 +172,10 @@ export const puffinPlatform = (ua: string): { os: string; type: LongTailType | u
 // Android under another name: UC Browser's "Adr 4.2.2" and "JUC (Linux; U; 2.3.5; ...)", the Dalvik VM, a "Build/"
 // tag inside a Linux comment ("(Linux; U; de-de; GT-I9100 Build/GINGERBREAD)"), Fire TV apps' "Amazon;AFTT;...", and
 // strings spelt to dodge filters ("Andr0id", "diordnA")
+// (a comment's "Build/" is looked for up to the next "(Linux;", where the next search starts: one pass, not one to
+// the comment's end from each of a long string's "(Linux;")
 const androidUnnamed =
-  /\bAdr \d|^Amazon;AFT[A-Z0-9]+;|\bDalvik\/|\(Linux;[^)]*\bBuild\/|\bAndr0id\b|\bdiordnA\b|^JUC \(Linux; U; \d/
+  /\bAdr \d|^Amazon;AFT[A-Z0-9]+;|\bDalvik\/|\(Linux;(?:[^()]|\((?!Linux;))*\bBuild\/|\bAndr0id\b|\bdiordnA\b|^JUC \(Linux; U; \d/
 
 /** Android named without the word, or spelt another way. */
 export const isAndroidUnnamed = (ua: string): boolean => androidUnnamed.test(ua)

@@ -6,10 +6,11 @@
 import { UAParser } from "ua-parser-js"
 import { Emails, InApps, MediaPlayers } from "ua-parser-js/extensions"
 import type { UserAgentInfo } from "./UserAgent.ts"
-import { detectBot } from "./UserAgentBots.ts"
-import { type DeviceIdentity, identifyDevice } from "./DeviceDatabase.ts"
-import { browserFamily, deviceType, known, osFamily } from "./UserAgentFamilies.ts"
-import { decodeSpaces, type ParserResult, refine } from "./UserAgentRules.ts"
+import { botMatch, detectBot } from "./UserAgentBots.ts"
+import type { Lookup } from "./device/Lookup.ts"
+import { deviceAnswer } from "./device/Answer.ts"
+import { browserFamily, deviceType, known, osFamily, UNKNOWN } from "./UserAgentFamilies.ts"
+import { decodeSpaces, forLibrary, type ParserResult, refine } from "./UserAgentRules.ts"
 
 export { type Bot, detectBot } from "./UserAgentBots.ts"
 export { browserFamily, deviceType, osFamily } from "./UserAgentFamilies.ts"
@@ -22,8 +23,18 @@ export interface NormaliseOptions {
   readonly mobileHint?: boolean
   /** the string the device database reads, when client hints restored the model a reduced string hides */
   readonly deviceText?: string
-  /** how the device database is asked (default `identifyDevice`, which builds what it needs at once) */
-  readonly devices?: (ua: string) => DeviceIdentity | undefined
+  /** the device database's lookup (the DeviceDatabase service's); without it, no brand or name comes from it */
+  readonly devices?: Lookup
+}
+
+// A bot that embeds a device's string ("... Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://...)") is read
+// as that string: without the "(compatible; ...)" comment that names the bot, which may name a brand too ("EzoicBot")
+const withoutBotComment = (ua: string): string => {
+  const token = botMatch(ua)
+  const at = token === null ? -1 : ua.indexOf(token)
+  const [open, close] = [ua.lastIndexOf("(compatible;", at), ua.indexOf(")", at)]
+  if (at < 0 || open < 0 || close < 0 || ua.lastIndexOf(")", at) > open) return ua
+  return (ua.slice(0, open) + ua.slice(close + 1)).trim()
 }
 
 // Matomo's rule too: a device that runs iOS or macOS is Apple's
@@ -35,23 +46,28 @@ export const normalise = (ua: string, result: ParserResult, options: NormaliseOp
   const fields = options.rules === false ? result : refine(ua, result, bot, options.mobileHint)
   const os = osFamily(fields.os.name)
   const type = deviceType(fields.device.type, os, bot.isBot)
-  // the device database names the brand and the marketing name; a bot's string names no device of its own, nor
-  // does a Windows or Mac desktop's (its database holds phones, tablets, TVs and the like: not looked up, for speed)
+  // the device database names the brand, the model and its name; a Windows or Mac desktop is not looked up (the
+  // database holds phones, tablets, TVs and the like), nor a bot that names no device
   const desktop = type === "Desktop" && (os === "Windows" || os === "macOS")
-  const identity =
-    options.rules === false || bot.isBot || desktop
-      ? undefined
-      : (options.devices ?? identifyDevice)(options.deviceText ?? ua)
+  const looked = options.rules !== false && !desktop && (!bot.isBot || (type !== "Unknown" && type !== "Desktop"))
+  const text = options.deviceText ?? ua
+  const deviceText = looked && bot.isBot ? withoutBotComment(text) : text
+  const identity = looked ? options.devices?.(deviceText) : undefined
+  const vendor = vendorOf(fields.device.vendor, os, options.rules !== false)
+  const device =
+    options.rules === false
+      ? { vendor, model: known(fields.device.model), name: UNKNOWN }
+      : deviceAnswer(
+          deviceText,
+          { vendor, model: fields.device.model },
+          identity,
+          bot.isBot && !looked ? undefined : type
+        )
   return {
     userAgent: ua,
     browser: { name: browserFamily(fields.browser.name), version: known(fields.browser.version) },
     os: { name: os, version: known(fields.os.version) },
-    device: {
-      type,
-      vendor: identity?.brand ?? vendorOf(fields.device.vendor, os, options.rules !== false),
-      model: known(fields.device.model),
-      name: known(identity?.name)
-    },
+    device: { type, ...device },
     cpu: { architecture: known(fields.cpu.architecture) },
     engine: { name: known(fields.engine.name), version: known(fields.engine.version) },
     bot: { isBot: bot.isBot, name: bot.name, category: bot.category }
@@ -88,7 +104,7 @@ export const parseUserAgent = (
   const hints = headers === undefined ? undefined : clientHints(headers)
   // the library's extensions for email clients, in-app browsers and media players name what borrows IE's or
   // WebKit's string (Outlook, Teams, iTunes)
-  const parser = rules ? new UAParser(text, appExtensions, hints) : new UAParser(text, hints)
+  const parser = rules ? new UAParser(forLibrary(text), appExtensions, hints) : new UAParser(forLibrary(text), hints)
   if (hints === undefined) return { ...normalise(text, parser.getResult(), options), userAgent: ua }
   const result = parser.getResult()
   // outside a browser withClientHints answers synchronously; its Promise branch is for navigator.userAgentData

@@ -31,6 +31,14 @@ export interface ParserResult {
 export const decodeSpaces = (ua: string): string =>
   !ua.includes(" ") && /\+\(|\)\+/.test(ua) ? ua.replaceAll("+", " ") : restoreSpaces(ua)
 
+/**
+ * The string as ua-parser-js reads it: with at most 40 word characters and spaces after each "archos". The library's
+ * Archos pattern (`archos ?(5|gamepad2?|([\w ]*[t1789]|hello) ?\d+[\w ]*)( b|\))`) gives back one character at a
+ * time in three nested runs, so its cost grows with the fourth power of such a run (scripts/README.md); Archos's own
+ * strings carry far shorter ones.
+ */
+export const forLibrary = (ua: string): string => ua.replace(/archos[\w ]{41,}/gi, (run) => run.slice(0, 46))
+
 const appleOses = new Set(["iOS", "macOS"])
 
 const leadingFamily = /^(Safari|Chrome|Firefox|MobileSafari)\/?(\d[\d.]*)/
@@ -70,6 +78,11 @@ const refineBrowser = (ua: string, fields: ParserResult, bot: Bot): ParserResult
     const named = other !== undefined && recognisedOnly ? recognisedProduct(ua, other) : other
     if (named !== undefined) return named
   }
+  // Trident is IE's engine alone: IE 11 with its comment's items out of the usual order or a URL among them
+  // ("rv:11.0; Trident/7.0", "Trident/7.0; https://...; rv:11.0"), where the library names no browser
+  const trident = family === UNKNOWN ? /\bTrident\/(\d+)\./.exec(ua) : null
+  if (trident !== null)
+    return { name: "IE", version: /\brv: ?(\d+\.\d+)/.exec(ua)?.[1] ?? `${Number(trident[1]) + 4}.0` }
   // iOS apps show pages in WKWebView, which is Safari's engine and says only "Mobile/..."
   if (browser.name === "WebKit" && os === "iOS") return { name: "Mobile Safari", version: undefined }
   if (family === "Safari") {
@@ -83,13 +96,24 @@ const refineBrowser = (ua: string, fields: ParserResult, bot: Bot): ParserResult
 }
 
 // Apple's Intel and Apple-silicon model names, or an x86 CPU, in a CFNetwork/Darwin string: a Mac, not an iPhone.
-const macDarwin =
-  /\bDarwin\/(\d+)[^]*(\(i386\)|\(x86_64\)|i386\/|\b(MacBook|Macmini|iMac|MacPro|Mac\d+,\d|Power(?:%20| )?Mac|PowerBook))/
+// Read as two searches, the second from where the first "Darwin/" ends: as one pattern (`Darwin\/(\d+)[^]*(...)`)
+// each digit given back and each "Darwin/" of a long string scanned the rest of it again.
+const darwinVersion = /\bDarwin\/(\d+)/
+const macHardware =
+  /\(i386\)|\(x86_64\)|i386\/|\b(?:MacBook|Macmini|iMac|MacPro|Mac\d+,\d|Power(?:%20| )?Mac|PowerBook)/g
+const macDarwin = (ua: string): string | undefined => {
+  const darwin = darwinVersion.exec(ua)
+  if (darwin === null) return undefined
+  macHardware.lastIndex = darwin.index + darwin[0].length
+  return macHardware.test(ua) ? darwin[1] : undefined
+}
 const darwinToMacOs = (darwin: number): string =>
   darwin <= 19 ? `10.${darwin - 4}` : darwin <= 24 ? String(darwin - 9) : String(darwin + 1)
 
 /** Names of OSes in strings the library does not parse ("Mozilla/5.0 (Windows; U; en-US)", "(iOS; U)"). */
 const osByName: ReadonlyArray<readonly [RegExp, string]> = [
+  // a Pocket PC's Windows ("Opera/9.5 (Microsoft Windows; PPC; Opera Mobi/1938; U; xx)")
+  [/\bWindows\b[^)]*; PPC\b|\bWindows CE\b/, "Windows Mobile"],
   [/\bWindows\b|Microsoft_Windows|\bWin(?:32|64|NT)\b/, "Windows"],
   // apps name Apple's devices and system their own way: "iPhone_OS/4.3.3", "iPhone10,1", "iPod_touch", "iOS11.4"
   [/\biOS\b|\biOS ?\d|\b(?:iPhone|iPad|iPod)(?:\b|_|\d)/, "iOS"],
@@ -106,8 +130,8 @@ const earlyIos = /\((?:iPhone|iPad|iPod)\b|\bCPU (?:iPhone )?(?:OS \S+ )?like Ma
 const refineOs = (ua: string, fields: ParserResult): ParserResult["os"] => {
   const { os } = fields
   const family = osFamily(os.name)
-  const darwin = macDarwin.exec(ua)
-  if (darwin?.[1] !== undefined) return { name: "macOS", version: darwinToMacOs(Number(darwin[1])) }
+  const darwin = macDarwin(ua)
+  if (darwin !== undefined) return { name: "macOS", version: darwinToMacOs(Number(darwin)) }
   // the first iPhones and iPads said "CPU like Mac OS X", "CPU OS 3_2" or "iPhone OS (null)": iOS, not a Mac
   if (family === "macOS" && earlyIos.test(ua)) {
     return { name: "iOS", version: /\bOS (\d+(?:_\d+)*) like/.exec(ua)?.[1]?.replaceAll("_", ".") }

@@ -49,18 +49,25 @@ const windowsMobile = /\bWindows CE\b|\bIEMobile\b|\bWindows Mobile\b|\bPPC;/
 // "Shiretoko", "Namoroka", "Lorentz"), the Aurora channel and Fennec, Firefox for mobile.
 export const firefoxBuild = /\b(?:Minefield|BonEcho|GranParadiso|Shiretoko|Namoroka|Lorentz|Aurora|Fennec)\/(\d[\w.]*)/
 
+// IE's own names: Windows Phone's IE says "WebBrowser/8.1"
+const ieItself = /^(?:(?:Internet|Pocket) Explorer|(?:Web)?Browser)$/i
+
 /**
  * A shell around IE's engine names itself inside IE's comment ("MSIE 8.0; Windows NT 6.0; Acoo Browser 1.98",
- * "JuziBrowser", "Deepnet Explorer 1.5", "AOL 9.7"): a comment item that is a browser's or explorer's name, or AOL's.
+ * "JuziBrowser", "Deepnet Explorer 1.5", "AOL 9.7", "QQBrowser/7.7.25715.400", "2345Explorer 3.5.0.12816"): a comment
+ * item that is a browser's or explorer's name, or AOL's.
  */
 export const ieShell = (ua: string): { name: string; version?: string | undefined } | undefined => {
   if (!/\bMSIE \d|\bTrident\//.test(ua)) return undefined
-  for (const item of (/\(([^()]*)(?:\)|$)/.exec(ua)?.[1] ?? "").split(";")) {
+  const comment = /\(([^()]*)(?:\)|$)/.exec(ua)?.[1] ?? ""
+  for (const item of comment.split(";")) {
     const [, name = "", version] =
-      /^\s*([A-Za-z][\w .-]*?(?:Browser|Explorer)|AOL)(?: (\d[\w.]*))?\s*$/i.exec(item) ?? []
-    if (name !== "" && !/^(Internet|Pocket) Explorer$/i.test(name)) return { name, version }
+      /^\s*([A-Za-z0-9][\w .-]*?(?:Browser|Explorer)|AOL)(?:[ /](\d[\w.]*))?\s*$/i.exec(item) ?? []
+    if (name !== "" && !ieItself.test(name)) return { name, version }
   }
-  return undefined
+  // or as a product token ("QQBrowser/7.7.25715.400", "UBrowser/1.0.226.1028") where an item lost its separator
+  const [, name, version] = /(?:^|[\s;])([A-Za-z0-9][\w-]*(?:Browser|Explorer))\/(\d[\w.]*)/i.exec(comment) ?? []
+  return name === undefined || ieItself.test(name) ? undefined : { name, version }
 }
 
 /** Windows' feed platform, which fetches feeds for IE and sends IE's comment: IE, and not a bot. */

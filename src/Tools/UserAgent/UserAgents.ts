@@ -2,9 +2,8 @@
  * The user-agent parser and generator as a service. Parsing is pure (`Tools/UserAgent/UserAgentNormalise.ts`); this adds a
  * bounded cache, because real traffic repeats a few thousand strings and a parse is costly. Generation loads the
  * traffic data set on first use only, so a process that never generates never pays for it; a generate that comes
- * while it loads waits for it, other requests do not. The device database (vendor and marketing name) is built in
- * the background from the start, a slice at a time: a parse that needs a part of it not built yet waits for that
- * part (so its answer is the same whenever it comes), other requests do not.
+ * while it loads waits for it, other requests do not. A parse waits for the device database's lookups
+ * (DeviceDatabase, built in the background from the start), so its answer is the same whenever it comes.
  */
 import { Context, Effect, Layer, Metric, Random } from "effect"
 import { readFile } from "node:fs/promises"
@@ -12,10 +11,9 @@ import trafficFile from "../../../node_modules/user-agents/dist/user-agents.json
 import { AppConfig } from "../../Config.ts"
 import { InvalidRequest } from "../../Errors.ts"
 import type { UserAgentInfo } from "./UserAgent.ts"
-import { makeDeviceBuilds } from "./DeviceBuilds.ts"
-import { lookUpDevice } from "./DeviceDatabase.ts"
-import { makeSlicer } from "./Slices.ts"
-import { Unbuilt } from "./Steps.ts"
+import { DeviceDatabase, type DeviceDataUnreadable } from "./device/Database.ts"
+import type { Lookup } from "./device/Lookup.ts"
+import { Slicer } from "./Slices.ts"
 import { parseAll, trafficEntries } from "./Traffic.ts"
 import { fill } from "./UserAgentFill.ts"
 import { buildPools, checkCombination, generate, type GenerateOptions, seeded, wholeSeed } from "./UserAgentGenerate.ts"
@@ -65,20 +63,11 @@ const unknown = (userAgent: string): UserAgentInfo => ({
 })
 
 // The parser is third-party code fed arbitrary input: a throw must not become a 500 for one odd string.
-const safeParse = (userAgent: string, headers?: Readonly<Record<string, string>>): UserAgentInfo => {
+const safeParse = (devices: Lookup, userAgent: string, headers?: Readonly<Record<string, string>>): UserAgentInfo => {
   try {
-    return parseUserAgent(userAgent, headers)
+    return parseUserAgent(userAgent, headers, { devices })
   } catch {
     return unknown(userAgent)
-  }
-}
-
-/** `safeParse` with the device database asked without building: what it needs built first, if anything. */
-const parseOrNeed = (userAgent: string, headers?: Readonly<Record<string, string>>): UserAgentInfo | Unbuilt => {
-  try {
-    return parseUserAgent(userAgent, headers, { devices: lookUpDevice })
-  } catch (thrown) {
-    return thrown instanceof Unbuilt ? thrown : unknown(userAgent)
   }
 }
 
@@ -100,20 +89,21 @@ export class UserAgents extends Context.Service<
     ) => Effect.Effect<ReadonlyArray<UserAgentInfo>, InvalidRequest>
   }
 >()("app/UserAgents") {
-  static readonly layer: Layer.Layer<UserAgents, never, AppConfig> = Layer.effect(
+  static readonly layer: Layer.Layer<UserAgents, DeviceDataUnreadable, AppConfig> = Layer.effect(
     UserAgents,
     Effect.gen(function* () {
       const size = (yield* AppConfig).uaCacheSize
       const cache = size > 0 ? makeParseCache(size) : undefined
 
       // one pause point for all of the service's costly work (Slices.ts)
-      const slice = makeSlicer()
-      const devices = makeDeviceBuilds(slice)
-      // a parse without the cache, once the part of the device database it needs is built
+      const { pause: slice } = yield* Slicer
+      const devices = yield* DeviceDatabase
+      // a parse without the cache, once the device database's lookups are built
       const parseFresh = (
         userAgent: string,
         headers?: Readonly<Record<string, string>>
-      ): Effect.Effect<UserAgentInfo> => devices.answer(() => parseOrNeed(userAgent, headers))
+      ): Effect.Effect<UserAgentInfo> =>
+        Effect.map(devices.lookups, ({ identify }) => safeParse(identify, userAgent, headers))
 
       /**
        * The pools from the data set's strings and weights. Its JSON file is read by path (and embedded in the
@@ -126,7 +116,8 @@ export class UserAgents extends Context.Service<
         const text = yield* Effect.promise(() => readFile(trafficFile as unknown as string, "utf8"))
         const entries = yield* trafficEntries(text, slice)
         const parsed = yield* parseAll([...entries.map((entry) => entry.userAgent), ...fill], parseFresh, slice)
-        return buildPools(entries, (ua) => parsed.get(ua) ?? safeParse(ua))
+        const { identify } = yield* devices.lookups
+        return buildPools(entries, (ua) => parsed.get(ua) ?? safeParse(identify, ua))
       }).pipe(Effect.withSpan("UserAgents.loadPools"))
       const pools = yield* Effect.cached(loadPools)
 
@@ -136,22 +127,22 @@ export class UserAgents extends Context.Service<
         if (hit !== undefined) cacheHits.updateUnsafe(1, registry)
         return hit
       }
-      // The answer now, cached where it can be; or what part of the device database it waits for.
-      const parseNow = (userAgent: string, headers?: Readonly<Record<string, string>>): UserAgentInfo | Unbuilt => {
-        const info = parseOrNeed(userAgent, cacheable(headers) ? undefined : headers)
-        if (cacheable(headers) && !(info instanceof Unbuilt)) {
+      // The answer, cached where it can be.
+      const parseNow = (identify: Lookup, userAgent: string, headers?: Readonly<Record<string, string>>) => {
+        const info = safeParse(identify, userAgent, cacheable(headers) ? undefined : headers)
+        if (cacheable(headers)) {
           cache?.set(userAgent, info)
           cacheMisses.updateUnsafe(1, registry)
         }
         return info
       }
       // Every uncached parse, of every request, takes its turn in one slicer: many costly parses at once hold other
-      // requests for a slice, not for all their work. A parse that needs a part of the device database not built yet
-      // waits for it: its answer never depends on when it came. No Effect.fn: a span would cost more than a hit.
+      // requests for a slice, not for all their work. A parse that comes before the device database's lookups are
+      // built waits for them: its answer never depends on when it came. No Effect.fn: a span costs more than a hit.
       const parseUncached = (userAgent: string, headers?: Readonly<Record<string, string>>) =>
         Effect.andThen(
           slice,
-          devices.answer(() => parseNow(userAgent, headers))
+          Effect.map(devices.lookups, ({ identify }) => parseNow(identify, userAgent, headers))
         )
       const parse = (userAgent: string, headers?: Readonly<Record<string, string>>): Effect.Effect<UserAgentInfo> =>
         Effect.suspend(() => {
@@ -199,5 +190,5 @@ export class UserAgents extends Context.Service<
 
       return UserAgents.of({ parse, parseMany, generate: generateOne, generateMany })
     })
-  )
+  ).pipe(Layer.provide(DeviceDatabase.layer), Layer.provide(Slicer.layer))
 }

@@ -1,7 +1,7 @@
 /** The wage tool's contract: an hourly wage or an annual salary across six pay periods. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { InvalidValueWire } from "../../Errors.ts"
-import { WageRequest, WageResponse } from "./Wage.ts"
+import { WageRequest, WageResponse } from "./Schemas.ts"
 
 export const WageEstimator = HttpApiEndpoint.post("wageEstimator", "/wage-estimator", {
   payload: WageRequest,

@@ -183,6 +183,28 @@ describe("shells around IE name themselves inside IE's comment", () => {
     const plain = "Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 5.1; Trident/4.0; .NET CLR 2.0.50727; InfoPath.2)"
     expect(browser(plain)).toBe("IE")
   })
+
+  test("a shell's name led by digits, or as a product token with its version (issue 37)", () => {
+    // browscap issue-1555; WhichBrowser tests/data/desktop/browser-other.yaml and browser-qq.yaml
+    const explorer =
+      "Mozilla/5.0 (Windows NT 6.2; WOW64; Trident/7.0; LCJB; rv:11.0; 2345Explorer 3.5.0.12816) like Gecko"
+    expect(parseUserAgent(explorer).browser).toEqual({ name: "2345Explorer", version: "3.5.0.12816" })
+    expect(
+      browser("Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 5.1; BTRS122335; 126BROWSER; .NET CLR 2.0.50727)")
+    ).toBe("126BROWSER")
+    const qq = "Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; SV1; .NET4.0C; .NET4.0E; QQBrowser/7.7.25715.400)"
+    expect(parseUserAgent(qq).browser).toEqual({ name: "QQBrowser", version: "7.7.25715.400" })
+    // browscap issue-1393: Windows Phone's own "WebBrowser/8.1" is IE itself
+    const lumia =
+      "Mozilla/5.0 (Windows Phone 8.1; ARM; Trident/8.0; Touch; rv:11.0; WebBrowser/8.1; IEMobile/11.0; NOKIA; Lumia 635) like Gecko"
+    expect(browser(lumia)).toBe("IE")
+  })
+
+  test("Trident alone names IE 11 where the library names nothing (issue 37)", () => {
+    // browscap issue-1846: the comment's items out of the usual order
+    const ua = "Mozilla/5.0 (Windows NT 6.1; Win64; x64; rv:11.0; Trident/7.0) like Gecko"
+    expect(parseUserAgent(ua).browser).toEqual({ name: "IE", version: "11.0" })
+  })
 })
 
 describe("a browser's own tokens under other names", () => {
@@ -357,6 +379,11 @@ describe("the system a string names in its own way", () => {
     const aphone =
       "Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/41.0.2272.118 Safari/537.36; 360 Aphone Browser (2.0.1beta)"
     expect(os(aphone)).toBe("Android Mobile")
+  })
+
+  test("Opera Mobile on a Pocket PC's Windows is Windows Mobile, a phone (issue 37)", () => {
+    // browscap issue-1396, WhichBrowser tests/data/mobile/os-windowsmobile.yaml
+    expect(os("Opera/9.5 (Microsoft Windows; PPC; Opera Mobi/1938; U; xx)")).toBe("Windows Mobile Mobile")
   })
 
   test("a PowerPC Mac in a CFNetwork string, and Red Hat, are desktops of their family", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test"
 import { ConfigProvider, Context, Effect, Layer, Metric, Result } from "effect"
 import { AppConfig } from "../../../src/Config.ts"
-import { parseUserAgent } from "../../../src/Tools/UserAgent/UserAgentNormalise.ts"
+import { parseUserAgent } from "../../support/Devices.ts"
 import { UserAgents } from "../../../src/Tools/UserAgent/UserAgents.ts"
 
 const CHROME_WINDOWS =

@@ -3,28 +3,20 @@
  * on the amount as written) and the maths (six estimates, each rounded to cents half away from zero on the exact
  * decimal value the client sent).
  *
- * The reference used below is written independently of src/Tools/Wage/Wage.ts: it reads the decimal digits through
- * Number#toExponential (not String and a regex), rounds with a quotient and remainder (not the +1/2 trick), and
- * turns cents back into a number by parsing a decimal string (not by dividing by 100). The period factors are
- * literals from the contract, not the module's constants.
+ * The reference used below is written independently of src/Tools/Wage/Amount.ts and Estimator.ts: it reads the
+ * decimal digits through Number#toExponential (not String and a regex), rounds with a quotient and remainder (not the
+ * +1/2 trick), and turns cents back into a number by parsing a decimal string (not by dividing by 100). The period
+ * factors are literals from the contract, not the module's constants.
  */
 import { describe, expect, test } from "bun:test"
 import { Result, Schema } from "effect"
 import * as fc from "fast-check"
 import type { InvalidValue } from "../../../src/Errors.ts"
 import { fromSchemaIssue } from "../../../src/Http/SchemaErrors.ts"
-import {
-  assumptions,
-  estimate as estimateResult,
-  type Estimates,
-  HOURS_PER_YEAR,
-  MAX_ANNUAL_SALARY,
-  MAX_HOURLY_WAGE,
-  toRatio,
-  type WageInput,
-  WageRequest
-} from "../../../src/Tools/Wage/Wage.ts"
-import { inputOf, writtenIn } from "../../../src/Tools/Wage/Written.ts"
+import { HOURS_PER_YEAR, MAX_ANNUAL_SALARY, MAX_HOURLY_WAGE, toRatio } from "../../../src/Tools/Wage/Amount.ts"
+import { estimate as estimateResult, type WageInput } from "../../../src/Tools/Wage/Estimator.ts"
+import { assumptions, type Estimates, WageRequest } from "../../../src/Tools/Wage/Schemas.ts"
+import { inputOf, sourceText } from "../../../src/Tools/Wage/SourceText.ts"
 
 // ---------------------------------------------------------------------------------------------------------------
 // Independent exact reference
@@ -480,21 +472,21 @@ describe("the value: judged by the service on the amount as written", () => {
 
 describe("the amount as written in the body", () => {
   test("the given field's JSON text, as sent", () => {
-    expect(writtenIn('{"hourlyWage": 1.00499999999999999999}', "hourlyWage")).toBe("1.00499999999999999999")
-    expect(writtenIn('{"hourlyWage":2.5e1}', "hourlyWage")).toBe("2.5e1")
-    expect(writtenIn('{"hourlyWage":"25"}', "hourlyWage")).toBe('"25"')
-    expect(writtenIn('{"annualSalary":null}', "annualSalary")).toBe("null")
-    expect(writtenIn('{"annualSalary":{"amount":5}}', "annualSalary")).toBe('{"amount":5}')
-    expect(writtenIn('{"annualSalary":-0}', "annualSalary")).toBe("-0")
-    expect(writtenIn('{"hourlyWage":1e400}', "hourlyWage")).toBe("1e400")
+    expect(sourceText('{"hourlyWage": 1.00499999999999999999}', "hourlyWage")).toBe("1.00499999999999999999")
+    expect(sourceText('{"hourlyWage":2.5e1}', "hourlyWage")).toBe("2.5e1")
+    expect(sourceText('{"hourlyWage":"25"}', "hourlyWage")).toBe('"25"')
+    expect(sourceText('{"annualSalary":null}', "annualSalary")).toBe("null")
+    expect(sourceText('{"annualSalary":{"amount":5}}', "annualSalary")).toBe('{"amount":5}')
+    expect(sourceText('{"annualSalary":-0}', "annualSalary")).toBe("-0")
+    expect(sourceText('{"hourlyWage":1e400}', "hourlyWage")).toBe("1e400")
   })
 
   test("only the top-level field counts; a repeated key is the last one, as JSON.parse keeps it", () => {
-    expect(writtenIn('{"extra":{"hourlyWage":1},"hourlyWage":2}', "hourlyWage")).toBe("2")
-    expect(writtenIn('{"hourlyWage":2,"extra":[{"hourlyWage":1}]}', "hourlyWage")).toBe("2")
-    expect(writtenIn('{"extra":{"hourlyWage":1}}', "hourlyWage")).toBeUndefined()
-    expect(writtenIn('{"__proto__":{"hourlyWage":5}}', "hourlyWage")).toBeUndefined()
-    expect(writtenIn('{"hourlyWage":1,"hourlyWage":-1}', "hourlyWage")).toBe("-1")
+    expect(sourceText('{"extra":{"hourlyWage":1},"hourlyWage":2}', "hourlyWage")).toBe("2")
+    expect(sourceText('{"hourlyWage":2,"extra":[{"hourlyWage":1}]}', "hourlyWage")).toBe("2")
+    expect(sourceText('{"extra":{"hourlyWage":1}}', "hourlyWage")).toBeUndefined()
+    expect(sourceText('{"__proto__":{"hourlyWage":5}}', "hourlyWage")).toBeUndefined()
+    expect(sourceText('{"hourlyWage":1,"hourlyWage":-1}', "hourlyWage")).toBe("-1")
   })
 
   test("the service's input for a decoded payload", () => {
@@ -577,7 +569,7 @@ describe("properties of decimals as written", () => {
             expect(estimate({ [field]: text } as WageInput)).toEqual(expected as unknown as Estimates)
             // and through a body, as the handler reads it
             const body = `{"note":{"${field}":1},"${field}" : ${text} }`
-            expect(writtenIn(body, field)).toBe(text)
+            expect(sourceText(body, field)).toBe(text)
           }
         }
       ),

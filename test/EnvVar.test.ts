@@ -1,5 +1,5 @@
 /**
- * The rules every variable is read by (Variable.ts, on Effect's `Config`), through `parse` as the service applies
+ * The rules every variable is read by (EnvVar.ts, on Effect's `Config`), through `parse` as the service applies
  * them: Effect's refusals become our one line (never its own message), values are trimmed, words are read in any
  * case, a blank value means the default, and keys are held redacted.
  */

@@ -1,18 +1,19 @@
 /**
  * The amount as written, read without a second parse where the text allows it: the answer is always the one the
- * reviver's parse gives (`writtenIn`), whatever else the body holds.
+ * reviver's parse gives (`sourceText`), whatever else the body holds.
  */
 import { describe, expect, test } from "bun:test"
 import fc from "fast-check"
-import type { WageInput, WageRequest } from "../../../src/Tools/Wage/Wage.ts"
-import { inputOf, writtenIn } from "../../../src/Tools/Wage/Written.ts"
+import type { WageInput } from "../../../src/Tools/Wage/Estimator.ts"
+import type { WageRequest } from "../../../src/Tools/Wage/Schemas.ts"
+import { inputOf, sourceText } from "../../../src/Tools/Wage/SourceText.ts"
 
 const FIELDS = ["hourlyWage", "annualSalary"] as const
 
 /** What the reviver's parse alone answers for a decoded body. */
 const reference = (body: string, field: (typeof FIELDS)[number]): WageInput => {
   const payload = JSON.parse(body) as Record<string, unknown>
-  const written = writtenIn(body, field) ?? JSON.stringify(payload[field])
+  const written = sourceText(body, field) ?? JSON.stringify(payload[field])
   return field === "hourlyWage" ? { hourlyWage: written } : { annualSalary: written }
 }
 

@@ -1,0 +1,83 @@
+/** What the lookups read, built from the generated data a step at a time, each step after the service's pause point. */
+import { Effect } from "effect"
+import { devicePattern } from "../DevicePatterns.ts"
+import { type Filing, makePatternIndex, type PatternIndex } from "../PatternIndex.ts"
+import { type DeviceData, filingOf } from "./Data.ts"
+
+export interface Brand {
+  readonly name: string
+  /** its parser's own condition, -1 if none */
+  readonly gate: number
+  readonly model: string | null
+  readonly n: number
+}
+
+export interface Database {
+  readonly gates: ReadonlyArray<RegExp>
+  readonly brands: ReadonlyArray<Brand>
+  readonly index: PatternIndex<number>
+  readonly brandOf: Int32Array
+  /** indexed on the brand's first string */
+  readonly models: (brand: Brand) => PatternIndex<number> | null
+  readonly templates: ReadonlyArray<string | null>
+  readonly vendors: ReadonlyArray<string | null>
+  /** its alternatives joined, for a template that reads the whole pattern's groups */
+  readonly regex: (brand: Brand) => string
+}
+
+// Made outside `build`, so that what they keep is what they read, never the parsed file
+const memo = <A>(make: (brand: Brand) => A) => {
+  const made = new Map<number, A>()
+  return (brand: Brand): A => {
+    let found = made.get(brand.n)
+    if (found === undefined) made.set(brand.n, (found = make(brand)))
+    return found
+  }
+}
+const sourceOf = (sources: ReadonlyArray<string>) => (n: number) => sources[n]!
+const modelsOf = (starts: ReadonlyArray<number>, patterns: ReadonlyArray<string>, filings: Map<number, Filing>) =>
+  memo(({ n }) => {
+    const [from, to] = [starts[n]!, starts[n + 1]!]
+    if (from === to) return null
+    return makePatternIndex(
+      Array.from({ length: to - from }, (_, i) => from + i),
+      sourceOf(patterns),
+      filings.get(n)
+    )
+  })
+const regexOf = (sources: ReadonlyArray<string>, brandOf: Int32Array) =>
+  memo((brand) => sources.filter((_, b) => brandOf[b] === brand.n).join("|"))
+
+/** The database, built a step after each `pause`. */
+export const build = (data: DeviceData, pause: Effect.Effect<void>): Effect.Effect<Database> =>
+  Effect.gen(function* () {
+    const { names, gates, templates } = data.brands
+    const brands = names.map((name, n): Brand => ({ name, gate: gates[n]!, model: templates[n] ?? null, n }))
+    const { sources } = data.alternatives
+    const brandOf = Int32Array.from(data.alternatives.brands)
+    yield* pause
+    const filing = filingOf(data.filing)
+    yield* pause
+    const index = makePatternIndex(
+      Array.from(sources, (_, b) => b),
+      sourceOf(sources),
+      filing
+    )
+    const filings = new Map<number, Filing>()
+    const { brands: filed, filings: modelFilings } = data.modelFilings
+    for (let f = 0; f < filed.length; f++) {
+      yield* pause
+      filings.set(filed[f]!, filingOf(modelFilings[f]!))
+    }
+    const { starts, patterns } = data.models
+    return {
+      gates: data.gates.map(devicePattern),
+      brands,
+      index,
+      brandOf,
+      models: modelsOf(starts, patterns, filings),
+      templates: data.models.templates,
+      vendors: data.models.brands,
+      regex: regexOf(sources, brandOf)
+    }
+  })

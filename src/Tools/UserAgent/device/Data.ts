@@ -1,0 +1,60 @@
+/** The generated device database's shape: plain JSON, column by column (scripts/deviceData.ts writes it). */
+import { Schema } from "effect"
+import type { Filing } from "../PatternIndex.ts"
+
+// A column checked in one loop: Schema's decoding element by element made the start several times slower
+const column = <A>(is: (value: unknown) => value is A) =>
+  Schema.declare((value: unknown): value is ReadonlyArray<A> => Array.isArray(value) && value.every(is))
+const Numbers = column((value): value is number => typeof value === "number")
+const Strings = column((value): value is string => typeof value === "string")
+const OptionalStrings = column((value): value is string | null => value === null || typeof value === "string")
+
+/** A `Filing` (PatternIndex.ts) as plain arrays; `pieces` as a text of one character a byte. */
+const FilingData = Schema.Struct({
+  keys: Numbers,
+  starts: Numbers,
+  entries: Numbers,
+  pieces: Schema.String,
+  ends: Numbers,
+  offsets: Numbers,
+  always: Numbers
+})
+type FilingData = typeof FilingData.Type
+
+export const DeviceData = Schema.Struct({
+  source: Schema.String,
+  stamp: Schema.String,
+  /** the parsers' own conditions (HbbTV, shell TV, Facebook notebook); a brand's gate -1 is none */
+  gates: Strings,
+  brands: Schema.Struct({ names: Strings, gates: Numbers, templates: OptionalStrings }),
+  alternatives: Schema.Struct({ brands: Numbers, sources: Strings }),
+  filing: FilingData,
+  /** brand after brand: brand n's from `starts[n]` to `starts[n + 1]` */
+  models: Schema.Struct({ starts: Numbers, patterns: Strings, templates: OptionalStrings, brands: OptionalStrings }),
+  modelFilings: Schema.Struct({ brands: Numbers, filings: Schema.Array(FilingData) })
+})
+export type DeviceData = typeof DeviceData.Type
+
+export const filingData = (filing: Filing): FilingData => ({
+  keys: [...filing.keys],
+  starts: [...filing.starts],
+  entries: [...filing.entries],
+  pieces: Buffer.from(filing.pieces).toString("latin1"),
+  ends: [...filing.ends],
+  offsets: [...filing.offsets],
+  always: [...filing.always]
+})
+
+export const filingOf = (data: FilingData): Filing => ({
+  keys: Int32Array.from(data.keys),
+  starts: Int32Array.from(data.starts),
+  entries: Int32Array.from(data.entries),
+  pieces: Buffer.from(data.pieces, "latin1"),
+  ends: Int32Array.from(data.ends),
+  offsets: Uint8Array.from(data.offsets),
+  always: Int32Array.from(data.always)
+})
+
+/** All of ASCII, so a process holds the text at a byte a character. */
+export const toJson = (data: DeviceData): string =>
+  JSON.stringify(data).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)

@@ -1,0 +1,64 @@
+/**
+ * The generated file (embedded in the compiled binary by its import) is read whole and checked at start, so a damaged
+ * one stops the start; the lookups are built from it in the background, and it is never read again.
+ */
+/// <reference path="./Generated.d.ts" />
+import { Context, Data, Deferred, Effect, Layer, Schema } from "effect"
+import { readFile } from "node:fs/promises"
+import file from "../../../../generated/devices.data" with { type: "file" }
+import { Slicer } from "../Slices.ts"
+import { build } from "./Build.ts"
+import { DeviceData } from "./Data.ts"
+import { type Lookups, lookups } from "./Lookup.ts"
+
+/** The file is not whole, or not of this code's shape: the start stops, saying what to do. */
+export class DeviceDataUnreadable extends Data.TaggedError("DeviceDataUnreadable")<{ readonly message: string }> {
+  override toString(): string {
+    return this.message
+  }
+}
+
+const decode = Schema.decodeUnknownEffect(Schema.fromJsonString(DeviceData))
+
+export const readDeviceData = (path: string): Effect.Effect<DeviceData, DeviceDataUnreadable> => {
+  const unreadable = (problem: string) =>
+    new DeviceDataUnreadable({
+      message: `the device database ${path} ${problem}: run \`npm run data\` to write it again`
+    })
+  return Effect.tryPromise({
+    try: () => readFile(path, "utf8"),
+    catch: (error) => unreadable(`cannot be read (${error})`)
+  }).pipe(
+    Effect.flatMap((text) =>
+      text === ""
+        ? Effect.fail(unreadable("is empty"))
+        : Effect.mapError(decode(text), () => unreadable("is damaged (not the whole JSON the generator writes)"))
+    )
+  )
+}
+
+export class DeviceDatabase extends Context.Service<
+  DeviceDatabase,
+  {
+    /** Waits for the build begun at start. */
+    readonly lookups: Effect.Effect<Lookups>
+  }
+>()("app/DeviceDatabase") {
+  static readonly layer: Layer.Layer<DeviceDatabase, DeviceDataUnreadable> = Layer.effect(
+    DeviceDatabase,
+    Effect.gen(function* () {
+      const data = yield* readDeviceData(file)
+      const { pause } = yield* Slicer
+      const built = yield* Deferred.make<Lookups>()
+      // a fiber that ends with the build, so that nothing keeps the parsed file once the lookups are made of it
+      const building = Effect.map(build(data, pause), lookups).pipe(Effect.withSpan("DeviceDatabase.build"))
+      yield* Effect.forkScoped(Deferred.into(building, built))
+      return DeviceDatabase.of({ lookups: Deferred.await(built) })
+    })
+  ).pipe(Layer.provide(Slicer.layer))
+}
+
+/** For scripts and tests. */
+export const loadLookups: Effect.Effect<Lookups, DeviceDataUnreadable> = DeviceDatabase.use((db) => db.lookups).pipe(
+  Effect.provide(DeviceDatabase.layer)
+)

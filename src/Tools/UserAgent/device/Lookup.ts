@@ -1,0 +1,82 @@
+/**
+ * A device's brand and marketing name by Matomo device-detector's database (LGPL-3.0, node-device-detector's MIT
+ * copy): the first brand whose pattern matches, in Matomo's order of parsers, then the first of its models; only the
+ * patterns whose literal texts occur in the string run (PatternIndex.ts).
+ */
+import { allPatterns, modelName, RECENT, recentPatterns, WINDOW } from "../DevicePatterns.ts"
+import { makePatternIndex, type PatternIndex } from "../PatternIndex.ts"
+import type { Brand, Database } from "./Build.ts"
+
+export interface DeviceIdentity {
+  readonly brand: string
+  /** "" when the database names none */
+  readonly name: string
+  /** the text the name was found for (the model's match, or the brand's where its template names it), else "" */
+  readonly code: string
+}
+
+export type Lookup = (ua: string) => DeviceIdentity | undefined
+
+export interface Lookups {
+  readonly identify: Lookup
+  /** every pattern in order, as Matomo runs them: what the index is checked against */
+  readonly scan: Lookup
+}
+
+// the brands the contract names otherwise (the brand that sells a BlackBerry is BlackBerry)
+const brandNames: Readonly<Record<string, string>> = { RIM: "BlackBerry" }
+
+type Found<A> = { readonly entry: A; readonly match: RegExpExecArray } | undefined
+
+interface Search {
+  readonly model: (models: PatternIndex<number>, ua: string, lower: string) => Found<number>
+  readonly brand: (ua: string, lower: string, open: (brand: Brand) => boolean) => Found<Brand>
+}
+
+/** Where every lookup enters: it reads the start of the string only (`WINDOW`). */
+const identify = (text: string, db: Database, search: Search): DeviceIdentity | undefined => {
+  const ua = text.length > WINDOW ? text.slice(0, WINDOW) : text
+  const lower = ua.toLowerCase()
+  const passed: Array<boolean | undefined> = []
+  const open = (brand: Brand): boolean => brand.gate < 0 || (passed[brand.gate] ??= db.gates[brand.gate]!.test(ua))
+  const found = search.brand(ua, lower, open)
+  if (found === undefined) return undefined
+  const brand = found.entry
+  let [vendor, name] = [brand.name, modelName(brand.model, found.match)]
+  const models = db.models(brand)
+  const model = models === null ? undefined : search.model(models, ua, lower)
+  let code = name === "" ? "" : found.match[0]
+  if (model !== undefined) {
+    code = model.match[0]
+    name = modelName(db.templates[model.entry] ?? null, model.match)
+    vendor = db.vendors[model.entry] ?? vendor
+  }
+  // Matomo's rule: an iPhone or iPad named in an Android string is a fake
+  if (vendor === "Apple" && /android /i.test(ua)) return undefined
+  if (vendor === "Unknown" || vendor === "") return undefined
+  return { brand: brandNames[vendor] ?? vendor, name, code }
+}
+
+export const lookups = (db: Database): Lookups => {
+  const recent = recentPatterns(RECENT)
+  const byIndex: Search = {
+    model: (models, ua, lower) => models.first(ua, lower, recent),
+    brand: (ua, lower, open) => {
+      const found = db.index.first(ua, lower, recent, (b) => open(db.brands[db.brandOf[b]!]!))
+      if (found === undefined) return undefined
+      const brand = db.brands[db.brandOf[found.entry]!]!
+      // a model template's $1 counts the groups of the whole pattern: match it again, once a string at most
+      if (brand.model?.includes("$") !== true) return { entry: brand, match: found.match }
+      return { entry: brand, match: recent(db.regex(brand)).exec(ua) ?? found.match }
+    }
+  }
+  let scanning: Search | undefined
+  const scan = (): Search => {
+    const [whole, compile] = [makePatternIndex(db.brands, db.regex), allPatterns()]
+    return {
+      model: (models, ua) => models.scan(ua, compile),
+      brand: (ua, _lower, open) => whole.scan(ua, compile, open)
+    }
+  }
+  return { identify: (ua) => identify(ua, db, byIndex), scan: (ua) => identify(ua, db, (scanning ??= scan())) }
+}

@@ -1,0 +1,83 @@
+/**
+ * `compose.yaml` and the image's health check, read as Docker would read them (no Docker engine runs where the tests
+ * do): two instances of the image behind one published port, one Redis shared by both, the health check the binary's
+ * own command.
+ */
+import { describe, expect, test } from "bun:test"
+
+interface Service {
+  readonly build?: string
+  readonly image?: string
+  readonly deploy?: { readonly replicas?: number }
+  readonly environment?: Record<string, string>
+  readonly ports?: ReadonlyArray<string>
+  readonly depends_on?: Record<string, { readonly condition: string }>
+  readonly configs?: ReadonlyArray<{ readonly source: string; readonly target: string }>
+  readonly command?: ReadonlyArray<string>
+  readonly healthcheck?: { readonly test: ReadonlyArray<string> }
+  readonly stop_grace_period?: string
+}
+interface Compose {
+  readonly services: Record<string, Service>
+  readonly configs: Record<string, { readonly content: string }>
+}
+
+const compose = Bun.YAML.parse(await Bun.file("compose.yaml").text()) as Compose
+const dockerfile = await Bun.file("Dockerfile").text()
+const { api, proxy, redis } = compose.services
+/** Compose's `$$` is a literal `$` once interpolated. */
+const proxyConfig = compose.configs[proxy?.configs?.[0]?.source ?? ""]?.content.replaceAll("$$", "$") ?? ""
+
+describe("compose.yaml", () => {
+  test("two instances of the image this repository builds, neither published on its own", () => {
+    expect(api?.build).toBe(".")
+    expect(api?.deploy?.replicas).toBe(2)
+    expect(api?.ports).toBeUndefined()
+    expect(Object.keys(compose.services).filter((name) => compose.services[name]?.ports !== undefined)).toEqual([
+      "proxy"
+    ])
+  })
+
+  test("one published port, whose proxy sends every path to the instances' port, with the client's address", () => {
+    expect(proxy?.ports).toHaveLength(1)
+    expect(proxy?.ports?.[0]).toMatch(/:8080$/)
+    expect(proxy?.configs?.[0]?.target).toBe("/etc/nginx/conf.d/default.conf")
+    const port = /^ENV PORT=(\d+)/m.exec(dockerfile)?.[1]
+    expect(proxyConfig).toContain(`server api:${port} resolve;`)
+    expect(proxyConfig).toMatch(/listen 8080;[\s\S]*location \/ \{[\s\S]*proxy_pass http:\/\/api;/)
+    expect(proxyConfig).toContain("proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;")
+    expect(api?.environment?.TRUST_PROXY).toBe("true")
+  })
+
+  test("both instances share one Redis, which they wait for, so the limit is one", () => {
+    expect(api?.environment?.REDIS_URL).toBe("redis://redis:6379")
+    expect(redis?.image).toMatch(/^redis:/)
+    expect(api?.depends_on?.redis?.condition).toBe("service_healthy")
+    expect(redis?.healthcheck?.test).toEqual(["CMD", "redis-cli", "ping"])
+  })
+
+  test("the keys are the operator's, the same for both (generated ones would differ per instance)", () => {
+    expect(api?.environment?.API_KEYS).toMatch(/^\$\{API_KEYS:\?.+\}$/)
+  })
+
+  test("a drain is never cut short, and the proxy sends traffic only once an instance is healthy", () => {
+    expect(api?.stop_grace_period).toBe("15s")
+    expect(proxy?.depends_on?.api?.condition).toBe("service_healthy")
+  })
+})
+
+describe("Dockerfile", () => {
+  test("a HEALTHCHECK that runs the binary's own health command, with nothing added to the image", () => {
+    expect(dockerfile).toMatch(/^HEALTHCHECK .*CMD \["\/usr\/local\/bin\/tools-api", "health"\]$/m)
+    expect(dockerfile).not.toMatch(/apt-get install[^\n]*\b(curl|wget)\b/)
+  })
+
+  test("a supported Node in the build stage, and quiet, non-interactive apt", () => {
+    const node = Number(/^FROM node:(\d+)/m.exec(dockerfile)?.[1])
+    expect(node).toBeGreaterThanOrEqual(22)
+    for (const line of dockerfile.split("\n").filter((line) => line.includes("apt-get install"))) {
+      expect(line).toContain("DEBIAN_FRONTEND=noninteractive")
+      expect(line).toContain("-qq")
+    }
+  })
+})

@@ -1,0 +1,82 @@
+/**
+ * A device database that cannot be read whole stops the start, in a real process: a copy of the project whose
+ * generated file is damaged exits 1, its last line naming the file and what to do, as it would for a bad setting;
+ * never a service that answers every device "Unknown". The offline parse refuses the same way.
+ */
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test"
+import { randomBytes } from "node:crypto"
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+
+setDefaultTimeout(60_000)
+
+const root = new URL("../", import.meta.url).pathname
+const SAMSUNG = "Mozilla/5.0 (Linux; Android 14; SM-A536B Build/UP1A.231005.007; wv) AppleWebKit/537.36\n"
+
+const damages: Record<string, (whole: Buffer) => Uint8Array> = {
+  empty: () => new Uint8Array(0),
+  "cut in half": (whole) => whole.subarray(0, whole.length >> 1),
+  "a random body": (whole) => randomBytes(whole.length)
+}
+
+const copies: Array<string> = []
+afterAll(() => {
+  for (const dir of copies) rmSync(dir, { recursive: true, force: true })
+})
+
+/** The project's sources and generated data, every generated file damaged; node_modules shared. */
+const damagedCopy = (damage: (whole: Buffer) => Uint8Array): string => {
+  const dir = mkdtempSync(join(tmpdir(), "damaged-devices-"))
+  copies.push(dir)
+  for (const part of ["src", "package.json", "tsconfig.json", "generated"])
+    cpSync(join(root, part), join(dir, part), { recursive: true })
+  symlinkSync(join(root, "node_modules"), join(dir, "node_modules"))
+  for (const file of readdirSync(join(dir, "generated")))
+    writeFileSync(join(dir, "generated", file), damage(readFileSync(join(dir, "generated", file))))
+  return dir
+}
+
+/** Runs `bun src/main.ts args` in `dir` to its end, or for 20 s at most (a server that started anyway is stopped). */
+const run = async (dir: string, args: ReadonlyArray<string>, stdin?: string) => {
+  const proc = Bun.spawn([process.execPath, "src/main.ts", ...args], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0", API_KEYS: "damaged-device-data-key-1" },
+    stdin: stdin === undefined ? "ignore" : new Blob([stdin]),
+    stdout: "pipe",
+    stderr: "pipe"
+  })
+  const timer = setTimeout(() => proc.kill(), 20_000)
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited
+  ])
+  clearTimeout(timer)
+  return { code, stdout, lines: stderr.trimEnd().split("\n") }
+}
+
+const expected = (dir: string) =>
+  new RegExp(
+    `^tools-api: could not start: the device database ${join(dir, "generated")}/devices\\.data ` +
+      "(is empty|is damaged \\(not the whole JSON the generator writes\\)): run `npm run data` to write it again$"
+  )
+
+describe("a damaged device database stops the start", () => {
+  for (const [what, damage] of Object.entries(damages)) {
+    test(`${what}: the server exits 1, the last line naming the file and \`npm run data\``, async () => {
+      const dir = damagedCopy(damage)
+      const { code, stdout, lines } = await run(dir, [])
+      expect({ code, last: lines.at(-1) }).toEqual({ code: 1, last: expect.stringMatching(expected(dir)) })
+      expect(lines.filter((line) => line.includes("device database"))).toHaveLength(1)
+      expect(stdout).not.toContain("Listening on")
+    })
+
+    test(`${what}: \`parse\` exits 1 the same way, answering nothing`, async () => {
+      const dir = damagedCopy(damage)
+      const { code, stdout, lines } = await run(dir, ["parse"], SAMSUNG)
+      expect({ code, last: lines.at(-1) }).toEqual({ code: 1, last: expect.stringMatching(expected(dir)) })
+      expect(stdout).toBe("")
+    })
+  }
+})

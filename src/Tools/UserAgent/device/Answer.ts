@@ -47,6 +47,10 @@ const withoutBrand = (code: string, brand: string): string => {
  */
 const modelOf = (ua: string, library: string, identity: DeviceIdentity | undefined): string => {
   if (identity === undefined || identity.code === "") return library
+  // most often the library read the very code the database matched, whole: nothing to compare
+  const at = library === UNKNOWN ? -1 : identity.code.indexOf(library)
+  const [before, after] = [identity.code.charAt(at - 1), identity.code.slice(at + library.length)]
+  if (at >= 0 && !/[A-Za-z0-9]/.test(before) && /^[\s);/,_-]+(?:Build)?$/.test(after)) return library
   const code = matchedCode(ua, identity.code, identity.brand)
   // a code across the string's delimiters is a pattern's reach ("Sky, XiOneUK, Wired"), not a model; Apple's codes
   // have a comma between numbers ("iPhone15,2")

@@ -25,9 +25,12 @@ export const vendorClues: ReadonlyArray<Clue> = [
   { vendor: "Amazon", clue: /\bSilk\/\d/, on: ["Mobile", "Tablet", "Embedded"] }
 ]
 
+// every clue in one pattern: most strings carry none, and one scan tells
+const anyClue = new RegExp(vendorClues.map(({ clue }) => clue.source).join("|"))
+
 /** The vendor the string's browser or platform names for a device of class `type`, if any. */
 export const vendorClue = (ua: string, type: DeviceType): string | undefined => {
-  if (type === "Desktop") return undefined
+  if (type === "Desktop" || !anyClue.test(ua)) return undefined
   for (const { vendor, clue, on } of vendorClues)
     if ((on === undefined || on.includes(type)) && clue.test(ua)) return vendor
   return undefined

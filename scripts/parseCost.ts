@@ -33,7 +33,8 @@ const generator = "scripts/deviceData.ts"
 const hasGenerator = Bun.spawnSync(["git", "cat-file", "-e", `${rev}:${generator}`]).exitCode === 0
 if (!existsSync(`${dir}/src`)) {
   mkdirSync(dir, { recursive: true })
-  const archive = execFileSync("git", ["archive", rev, "src", ...(hasGenerator ? [generator] : [])], {
+  // the generator with the scripts it imports (scripts/devicePatternCost.ts since the patterns' bound)
+  const archive = execFileSync("git", ["archive", rev, "src", ...(hasGenerator ? ["scripts"] : [])], {
     maxBuffer: 1 << 28
   })
   execFileSync("tar", ["-x", "-C", dir], { input: archive })

@@ -95,9 +95,10 @@ export const RequestBodyLive = Layer.effect(
         // A declared length is Bun's to hold the body to: over the limit it is refused unread, within it read as it
         // is; a body without one (chunked) is counted as it arrives, under the framework's limit.
         const declared = request.headers["content-length"]
-        if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > maxBodyBytes) return judged(tooLarge)
+        const length = declared !== undefined && /^\d+$/.test(declared) ? Number(declared) : undefined
+        if (length !== undefined && length > maxBodyBytes) return judged(tooLarge)
         const text =
-          declared !== undefined && /^\d+$/.test(declared)
+          length !== undefined
             ? request.text
             : Effect.provideService(request.text, HttpIncomingMessage.MaxBodySize, limit)
         return Effect.matchEffect(text, {

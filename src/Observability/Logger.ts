@@ -82,7 +82,11 @@ export const consoleLayer = (write: Write) =>
           Effect.runSync
         )
       const sink = makeSink(write, { onDrop: () => droppedTotal.updateUnsafe(1, Context.empty()), onResume: warn })
-      const sinkConsole: Console.Console = { ...console, log: (...args) => sink.line(format(...args)) }
+      // the loggers pass one string, which `format` would return as it is
+      const sinkConsole: Console.Console = {
+        ...console,
+        log: (...args) => sink.line(args.length === 1 && typeof args[0] === "string" ? args[0] : format(...args))
+      }
       yield* Effect.addFinalizer(() =>
         Effect.callback<void>((resume) => sink.whenWritten(() => resume(Effect.void))).pipe(
           Effect.timeoutOption("2 seconds")

@@ -20,10 +20,11 @@ import {
 import { UserAgentGroup } from "./Tools/UserAgent/Contract.ts"
 import { WageGroup } from "./Tools/Wage/Contract.ts"
 
-/** A known API key, named by its digest, never by its text (`key_<8 hex>`), and its bucket. */
-export class CurrentCaller extends Context.Service<CurrentCaller, { readonly id: string; readonly bucket: string }>()(
-  "app/CurrentCaller"
-) {}
+/** A known API key, named by its name or digest, never by its text (`key_<8 hex>`), its bucket and own limit. */
+export class CurrentCaller extends Context.Service<
+  CurrentCaller,
+  { readonly id: string; readonly bucket: string; readonly limit?: number | undefined }
+>()("app/CurrentCaller") {}
 
 /** The body as `RequestBody` judged it: its text and the JSON object it holds, or why it is refused. */
 export class Body extends Context.Service<

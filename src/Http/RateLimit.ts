@@ -4,7 +4,7 @@ import { type HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
 import { Body, CurrentCaller, RateLimit } from "../Api.ts"
 import { InvalidRequest, type PayloadTooLarge, RateLimited } from "../Errors.ts"
-import { countRateLimited } from "../Observability/Metrics.ts"
+import { countKeyRequest, countRateLimited } from "../Observability/Metrics.ts"
 import { TracedSteps } from "../Observability/Tracing.ts"
 import * as RateLimitHeaders from "../RateLimit/Headers.ts"
 import { type RateLimitDecision, RateLimiter } from "../RateLimit/Limiter.ts"
@@ -23,16 +23,18 @@ export const RateLimitLive = Layer.effect(
     const limiter = yield* RateLimiter
     const traced = yield* TracedSteps
 
-    const overCapacity = (cost: number) =>
+    const overCapacity = (cost: number, capacity: number) =>
       new InvalidRequest({
-        message: `This request asks for ${cost} user agents; a key may send at most ${limiter.capacity} at once`
+        message: `This request asks for ${cost} user agents; a key may send at most ${capacity} at once`
       })
 
     return RateLimit.of((httpEffect, { endpoint }) =>
       Effect.contextWith((context: Context.Context<CurrentCaller | Body>) => {
         const body = Context.get(context, Body)
+        const caller = Context.get(context, CurrentCaller)
+        const capacity = caller.limit ?? limiter.capacity
         const asked = costOf(body, endpoint)
-        const cost = asked > limiter.capacity ? 1 : asked
+        const cost = asked > capacity ? 1 : asked
         // an error is encoded after this step: its headers go through the framework's pre-response hook
         const decided = (
           decision: RateLimitDecision,
@@ -43,6 +45,7 @@ export const RateLimitLive = Layer.effect(
           HttpServerRequest.HttpServerRequest
         > => {
           const headers = RateLimitHeaders.headersOf(decision, now)
+          countKeyRequest(caller.id, decision.allowed)
           const refuse = (error: InvalidRequest | PayloadTooLarge | RateLimited) =>
             Effect.andThen(respondWith(headers), Effect.fail(error))
           if (!decision.allowed) {
@@ -52,13 +55,13 @@ export const RateLimitLive = Layer.effect(
             return refuse(new RateLimited({ message, retryAfterSeconds: decision.retryAfterSeconds }))
           }
           if ("refused" in body) return refuse(body.refused)
-          if (asked > limiter.capacity) return refuse(overCapacity(asked))
+          if (asked > capacity) return refuse(overCapacity(asked, capacity))
           return Effect.matchCauseEffect(traced.span(`tool ${endpoint.identifier}`, httpEffect), {
             onSuccess: (response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)),
             onFailure: (cause) => Effect.andThen(respondWith(headers), Effect.failCause(cause))
           })
         }
-        const take = limiter.take(Context.get(context, CurrentCaller).bucket, cost)
+        const take = limiter.take(caller.bucket, cost, caller.limit)
         return Effect.flatMap(traced.span("rate-limit", take), (decision) =>
           Effect.clockWith((clock) => decided(decision, clock.currentTimeMillisUnsafe()))
         )

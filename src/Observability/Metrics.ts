@@ -44,6 +44,17 @@ const rateLimited = interned((reason: string) =>
     incremental: true
   })
 )
+// Keys are the operator's list: bounded, and each key's series made on its first request.
+const keyRequests = interned((key: string) =>
+  interned((outcome: string) =>
+    Metric.counter("key_requests_total", {
+      description:
+        "Requests of a known key by its id (the keys file's name, else key_<8 hex>): admitted or rate_limited",
+      attributes: { key, outcome },
+      incremental: true
+    })
+  )
+)
 const authFailures = Metric.counter("auth_failures_total", {
   description: "Requests with no valid API key",
   incremental: true
@@ -57,6 +68,8 @@ for (const reason of ["key", "address"]) countFromZero(rateLimited(reason))
 
 export const countAuthFailure = (): void => authFailures.updateUnsafe(1, NO_CONTEXT)
 export const countRateLimited = (reason: "key" | "address"): void => rateLimited(reason).updateUnsafe(1, NO_CONTEXT)
+export const countKeyRequest = (keyId: string, admitted: boolean): void =>
+  keyRequests(keyId)(admitted ? "admitted" : "rate_limited").updateUnsafe(1, NO_CONTEXT)
 
 /** One answered request, labelled by the route the router matched (`unmatched` outside the API: never a raw path). */
 export const observe = (route: string, status: number, durationMs: number): void => {

@@ -32,30 +32,30 @@ const decide = (limit: number, refillMs: number, tokens: number, [left, elapsedM
 // Only the Redis store fails, and FailOpen.ts answers its failures from memory.
 const make = (options: RateLimiterOptions) =>
   Effect.map(Effect.service(RateLimiterStore), (store) => {
-    const bucket = (limit: number) => {
+    const bucket = (limit: number, key: string, tokens: number): Effect.Effect<RateLimitDecision> => {
       const refillRate = Duration.millis(60_000 / limit)
-      const refillMs = Duration.toMillis(refillRate)
-      return (key: string, tokens: number): Effect.Effect<RateLimitDecision> =>
-        Effect.map(Effect.orDie(store.tokenBucket({ key, tokens, limit, refillRate, allowOverflow: false })), (left) =>
-          decide(limit, refillMs, tokens, left)
-        )
+      return Effect.map(
+        Effect.orDie(store.tokenBucket({ key, tokens, limit, refillRate, allowOverflow: false })),
+        (left) => decide(limit, Duration.toMillis(refillRate), tokens, left)
+      )
     }
-    const perKey = bucket(options.perMinute)
-    const perAddress = bucket(options.authFailuresPerMinute)
     return RateLimiter.of({
       capacity: options.perMinute,
-      take: (key, tokens = 1) => perKey(`key:${key}`, tokens),
-      recordAuthFailure: (address) => perAddress(`address:${address}`, 1)
+      take: (key, tokens = 1, limit = options.perMinute) => bucket(limit, `key:${key}`, tokens),
+      recordAuthFailure: (address) => bucket(options.authFailuresPerMinute, `address:${address}`, 1)
     })
   })
 
 export class RateLimiter extends Context.Service<
   RateLimiter,
   {
-    /** A key's bucket holds at most this many tokens (RATE_LIMIT_PER_MINUTE). */
+    /** A key's bucket holds at most this many tokens (RATE_LIMIT_PER_MINUTE) unless the key has its own limit. */
     readonly capacity: number
-    /** Takes `tokens` (default 1) from the bucket named `key` (ApiKeyStore's `Caller.bucket`) if it has them all. */
-    readonly take: (key: string, tokens?: number) => Effect.Effect<RateLimitDecision>
+    /**
+     * Takes `tokens` (default 1) from the bucket named `key` (ApiKeyStore's `Caller.bucket`) if it has them all; it
+     * holds `limit` tokens, refilled over a minute (default `capacity`).
+     */
+    readonly take: (key: string, tokens?: number, limit?: number) => Effect.Effect<RateLimitDecision>
     /** Counts a failed authentication from `address` (ClientAddress.ts's canonical form); refused: over budget. */
     readonly recordAuthFailure: (address: string) => Effect.Effect<RateLimitDecision>
   }

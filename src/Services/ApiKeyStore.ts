@@ -1,6 +1,6 @@
 /**
- * API keys from API_KEYS (comma-separated) and API_KEYS_FILE (one a line, `#` comments, `sha256:<hex>` digests).
- * Only SHA-256 digests are kept; a presented key is looked up by its digest, and the caller is named
+ * API keys from API_KEYS (comma-separated) and API_KEYS_FILE (KeyFile.ts: one a line, with its own limit and name).
+ * Only SHA-256 digests are kept; a presented key is looked up by its digest, and the caller is named by its name or
  * `key_<first 8 hex of the digest>`, so no key's text ever reaches a log, an error or a metric. The file is read only
  * as a regular file of bounded size (RegularFile.ts); `reload` (SIGHUP) reads it again once it is finished
  * (FinishedFile.ts), and a file that fails keeps the keys in use.
@@ -9,60 +9,8 @@ import { randomBytes } from "node:crypto"
 import { Console, Context, Effect, Layer, Redacted, Result, Semaphore } from "effect"
 import { AppConfig, InvalidConfig } from "../Config.ts"
 import { readFinishedFile } from "./FinishedFile.ts"
+import { type Keys, type Own, parseKeyList, parseKeysFile, sha256Hex, SHORT_KEY } from "./KeyFile.ts"
 import { readRegularFile } from "./RegularFile.ts"
-
-/** Hex SHA-256 of the UTF-8 text; `Bun.SHA256.hash`, the fastest on Bun, as it runs on every authenticated request. */
-export const sha256Hex = (text: string): string => Bun.SHA256.hash(text, "hex")
-
-const digestLine = /^sha256:(.*)$/i
-const hex64 = /^[0-9a-f]{64}$/i
-// A header value carries Latin-1 at most and `Bearer <key>` splits at spaces: a key outside this can never match.
-const visibleAscii = /^[\x21-\x7e]+$/
-const UNUSABLE = "holds a space or a character outside visible ASCII, so no request can ever carry it"
-/** Shorter keys get a warning: Redis key names and log ids are unsalted digest prefixes, open to offline guessing. */
-export const SHORT_KEY = 20
-
-/** The digests of the keys read, and where the keys shorter than SHORT_KEY are (`line 3`, `key 2`). */
-export interface Keys {
-  readonly digests: ReadonlyArray<string>
-  readonly short: ReadonlyArray<string>
-}
-
-/**
- * The keys in an API_KEYS_FILE's text, or the sentence saying which line is wrong. Lines are trimmed; blank lines
- * and lines starting with `#` are skipped; `sha256:<64 hex>` gives a key by its digest (any case).
- */
-export const parseKeysFile = (text: string): Result.Result<Keys, string> => {
-  const digests: Array<string> = []
-  const short: Array<string> = []
-  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/)
-  for (const [index, raw] of lines.entries()) {
-    const line = raw.trim()
-    if (line === "" || line.startsWith("#")) continue
-    const digest = digestLine.exec(line)?.[1]?.trim()
-    if (digest === undefined) {
-      if (!visibleAscii.test(line)) {
-        return Result.fail(`line ${index + 1} ${UNUSABLE} (a comment is a line of its own, starting with #)`)
-      }
-      if (line.length < SHORT_KEY) short.push(`line ${index + 1}`)
-      digests.push(sha256Hex(line))
-    } else if (hex64.test(digest)) digests.push(digest.toLowerCase())
-    else return Result.fail(`line ${index + 1} starts with "sha256:" but is not followed by 64 hexadecimal digits`)
-  }
-  return Result.succeed({ digests, short })
-}
-
-/** Comma-separated keys; surrounding space trimmed, empty entries ignored; the failure names the key by position. */
-export const parseKeyList = (text: string): Result.Result<Keys, string> => {
-  const keys = text
-    .split(",")
-    .map((key) => key.trim())
-    .filter((key) => key !== "")
-  const bad = keys.findIndex((key) => !visibleAscii.test(key))
-  if (bad !== -1) return Result.fail(`key ${bad + 1} of ${keys.length} ${UNUSABLE}`)
-  const short = keys.flatMap((key, index) => (key.length < SHORT_KEY ? [`key ${index + 1}`] : []))
-  return Result.succeed({ digests: keys.map(sha256Hex), short })
-}
 
 const NONE: Keys = { digests: [], short: [] }
 
@@ -91,18 +39,25 @@ const warnShort = (short: ReadonlyArray<string>) =>
       )
 
 /**
- * A known key's names, both from its digest, never its text. `id` is for people (logs): `key_` and 8 hex digits,
- * short, and two keys may share it. `bucket`, the first 32 hex digits (128 bits), names its rate-limit bucket, in
- * memory and in Redis: distinct for distinct keys in practice, so keys never share a limit.
+ * A known key's names, never its text. `id` is for people (logs, metrics): the name the keys file gives it, else
+ * `key_` and 8 hex digits of its digest, short, and two keys may share it. `bucket`, the first 32 hex digits (128
+ * bits), names its rate-limit bucket, in memory and in Redis: distinct for distinct keys in practice, so keys never
+ * share a limit. `limit`: its own requests a minute, if the file gives one.
  */
 export interface Caller {
   readonly id: string
   readonly bucket: string
+  readonly limit?: number | undefined
 }
 
-const callersOf = (digests: Iterable<string>) => {
+const callersOf = (digests: Iterable<string>, own?: ReadonlyMap<string, Own>) => {
   const callers = new Map<string, Caller>()
-  for (const digest of digests) callers.set(digest, { id: `key_${digest.slice(0, 8)}`, bucket: digest.slice(0, 32) })
+  for (const digest of digests) {
+    const { limit, name = `key_${digest.slice(0, 8)}` } = own?.get(digest) ?? {}
+    // Named with its limit, a key's bucket starts afresh when a reload changes it: never more tokens than the limit.
+    const bucket = limit === undefined ? digest.slice(0, 32) : `${digest.slice(0, 32)}:${limit}`
+    callers.set(digest, { id: name, bucket, limit })
+  }
   return callers
 }
 
@@ -147,7 +102,7 @@ export class ApiKeyStore extends Context.Service<
       const generated =
         digests.size === 0 ? (generatedKey === undefined ? generateKey() : Redacted.value(generatedKey)) : undefined
       if (generated !== undefined) digests.add(sha256Hex(generated))
-      let callers = callersOf(digests)
+      let callers = callersOf(digests, fromFile.own)
       let announced = generatedKey !== undefined
 
       // One reload at a time: a later signal's reads never land before an earlier one's.
@@ -164,7 +119,7 @@ export class ApiKeyStore extends Context.Service<
         if (read.digests.length === 0) {
           return yield* Effect.logWarning(`API keys not reloaded, the previous ones stay: ${apiKeysFile} holds no key`)
         }
-        const next = callersOf([...listed.digests, ...read.digests])
+        const next = callersOf([...listed.digests, ...read.digests], read.own)
         const added = [...next.keys()].filter((digest) => !callers.has(digest)).length
         const removed = [...callers.keys()].filter((digest) => !next.has(digest)).length
         callers = next

@@ -4,7 +4,7 @@
  * collector that is down or hangs costs the requests nothing.
  */
 import { afterAll, describe, expect, test } from "bun:test"
-import { sha256Hex } from "../../src/Services/ApiKeyStore.ts"
+import { sha256Hex } from "../../src/Services/KeyFile.ts"
 import { start } from "../support/Process.ts"
 import type { Env } from "../../src/Config.ts"
 import { KEY, makeTestApp, WAGE_PATH } from "../support/TestApp.ts"

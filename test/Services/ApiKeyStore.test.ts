@@ -6,7 +6,8 @@ import { join } from "node:path"
 import * as fc from "fast-check"
 import { Cause, Effect, Exit, Layer, Logger, Option, References, Result } from "effect"
 import { AppConfig, InvalidConfig } from "../../src/Config.ts"
-import { ApiKeyStore, parseKeyList, parseKeysFile, SHORT_KEY } from "../../src/Services/ApiKeyStore.ts"
+import { ApiKeyStore } from "../../src/Services/ApiKeyStore.ts"
+import { parseKeyList, parseKeysFile, SHORT_KEY } from "../../src/Services/KeyFile.ts"
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 

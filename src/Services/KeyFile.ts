@@ -1,0 +1,106 @@
+/** What API_KEYS and API_KEYS_FILE say: the keys' digests, where the short ones are, and a key's own limit and name. */
+import { Result } from "effect"
+
+/** Hex SHA-256 of the UTF-8 text; `Bun.SHA256.hash`, the fastest on Bun, as it runs on every authenticated request. */
+export const sha256Hex = (text: string): string => Bun.SHA256.hash(text, "hex")
+
+// A key (or `sha256:` and its digest, space allowed after the colon as ever), then its settings.
+const entryLine = /^(?:(sha256:)\s*)?(\S*)\s*(.*)$/i
+const hex64 = /^[0-9a-f]{64}$/i
+// A header value carries Latin-1 at most and `Bearer <key>` splits at spaces: a key outside this can never match.
+const visibleAscii = /^[\x21-\x7e]+$/
+const UNUSABLE = "holds a space or a character outside visible ASCII, so no request can ever carry it"
+/** Shorter keys get a warning: Redis key names and log ids are unsalted digest prefixes, open to offline guessing. */
+export const SHORT_KEY = 20
+// Names go into log lines and metric labels as they are; `key_` is how keys without a name are shown.
+const nameValue = /^(?!key_)[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
+const MAX_LIMIT = 1_000_000_000
+const BAD = {
+  limit: `has a bad limit: limit= takes a whole number of requests a minute from 1 to ${MAX_LIMIT}`,
+  name: 'has a bad name: name= takes 1 to 64 letters, digits, ".", "_" or "-", from a letter or digit, not "key_"'
+}
+
+/** A key's own settings from its line; the absent ones are RATE_LIMIT_PER_MINUTE and `key_<8 hex>`. */
+export interface Own {
+  limit?: number
+  name?: string
+}
+
+/** The digests of the keys read, where the keys shorter than SHORT_KEY are (`line 3`, `key 2`), and settings. */
+export interface Keys {
+  readonly digests: ReadonlyArray<string>
+  readonly short: ReadonlyArray<string>
+  /** By digest, the keys whose line gives settings; absent when no line does. */
+  readonly own?: ReadonlyMap<string, Own>
+}
+
+const settingsOf = (text: string, names: Map<string, number>, line: number): Own | string => {
+  const own: Own = {}
+  for (const setting of text === "" ? [] : text.split(/\s+/)) {
+    const [, field, value = ""] = /^(limit|name)=(.*)$/.exec(setting) ?? []
+    // A word that is no setting: most likely a key holding a space, or a comment after it.
+    if (field !== "limit" && field !== "name") return `${UNUSABLE} (a comment is a line of its own, starting with #)`
+    if (field in own) return `gives ${field} twice`
+    const limit = Number(value)
+    if (field === "limit" ? !/^\d+$/.test(value) || limit < 1 || limit > MAX_LIMIT : !nameValue.test(value)) {
+      return BAD[field]
+    }
+    if (names.has(value) && field === "name") return `has the name of line ${names.get(value)}: names are unique`
+    if (field === "limit") own.limit = limit
+    else {
+      own.name = value
+      names.set(value, line)
+    }
+  }
+  return own
+}
+
+/**
+ * The keys in an API_KEYS_FILE's text, or the sentence saying which line is wrong, never quoting it. Lines are
+ * trimmed; blank lines and lines starting with `#` are skipped; `sha256:<64 hex>` gives a key by its digest (any
+ * case); settings follow the key, separated by spaces (docs/OPERATIONS.md).
+ */
+export const parseKeysFile = (text: string): Result.Result<Keys, string> => {
+  const digests: Array<string> = []
+  const short: Array<string> = []
+  const own = new Map<string, Own>()
+  const lineOf = new Map<string, number>()
+  const names = new Map<string, number>()
+  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/)
+  for (const [index, raw] of lines.entries()) {
+    const line = raw.trim()
+    if (line === "" || line.startsWith("#")) continue
+    const [, digestPrefix, key = "", rest = ""] = entryLine.exec(line) ?? []
+    const settings = settingsOf(rest, names, index + 1)
+    if (typeof settings === "string") return Result.fail(`line ${index + 1} ${settings}`)
+    if (digestPrefix === undefined && !visibleAscii.test(key)) {
+      return Result.fail(`line ${index + 1} ${UNUSABLE} (a comment is a line of its own, starting with #)`)
+    }
+    if (digestPrefix !== undefined && !hex64.test(key)) {
+      return Result.fail(`line ${index + 1} starts with "sha256:" but is not followed by 64 hexadecimal digits`)
+    }
+    if (digestPrefix === undefined && key.length < SHORT_KEY) short.push(`line ${index + 1}`)
+    const digest = digestPrefix === undefined ? sha256Hex(key) : key.toLowerCase()
+    const first = lineOf.get(digest)
+    const withSettings = Object.keys(settings).length > 0
+    if (first !== undefined && (withSettings || own.has(digest))) {
+      return Result.fail(`line ${index + 1} repeats the key of line ${first}: give a key's settings on one line`)
+    }
+    lineOf.set(digest, index + 1)
+    if (withSettings) own.set(digest, settings)
+    digests.push(digest)
+  }
+  return Result.succeed(own.size === 0 ? { digests, short } : { digests, short, own })
+}
+
+/** Comma-separated keys; surrounding space trimmed, empty entries ignored; the failure names the key by position. */
+export const parseKeyList = (text: string): Result.Result<Keys, string> => {
+  const keys = text
+    .split(",")
+    .map((key) => key.trim())
+    .filter((key) => key !== "")
+  const bad = keys.findIndex((key) => !visibleAscii.test(key))
+  if (bad !== -1) return Result.fail(`key ${bad + 1} of ${keys.length} ${UNUSABLE}`)
+  const short = keys.flatMap((key, index) => (key.length < SHORT_KEY ? [`key ${index + 1}`] : []))
+  return Result.succeed({ digests: keys.map(sha256Hex), short })
+}

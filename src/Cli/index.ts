@@ -28,6 +28,8 @@ const SETTINGS: Record<Setting, string> = {
   LOG_LEVEL: "debug, info (default), warning, error or none",
   LOG_FORMAT: "json (default) or pretty",
   METRICS: "serve /metrics (default true)",
+  METRICS_PORT: "serve /metrics on this port only, not the public one (default: on the public one)",
+  METRICS_HOST: "METRICS_PORT's listen address (default HOST's)",
   TRUST_PROXY: "take the client address from X-Forwarded-For (default false)",
   UA_CACHE_SIZE: "user-agent parses kept in memory (default 10000; 0 = none); offline too",
   IDLE_TIMEOUT_SECONDS: "seconds an idle connection stays open (default 30)",

@@ -9,6 +9,7 @@ import { ApiKeyStore } from "../Services/ApiKeyStore.ts"
 import { Drain } from "../Services/Drain.ts"
 import { RateLimiterLive } from "../RateLimit/Limiter.ts"
 import * as BunServer from "./BunServer.ts"
+import { MetricsListenerLive } from "./MetricsListener.ts"
 import { ObservabilityLive } from "../Observability/Otlp.ts"
 import { WorkerReadyLive } from "./Workers.ts"
 
@@ -59,7 +60,7 @@ export const ServicesLive = Layer.mergeAll(ApiKeyStore.layer, RateLimiterLive, D
 /** The log and OTLP export, with the routes of the API served, which name its spans and the application reads. */
 export const ObservabilityServed = ObservabilityLive.pipe(Layer.provideMerge(ApiRoutes.layer(ToolsApi)))
 
-export const ServerLive = Layer.mergeAll(DrainOnShutdown, Started, ReloadKeysOnHangup).pipe(
+export const ServerLive = Layer.mergeAll(DrainOnShutdown, Started, ReloadKeysOnHangup, MetricsListenerLive).pipe(
   Layer.provide(BunServer.layer(HttpLive.pipe(Layer.provide(HttpServer.layerServices)))),
   Layer.provide(ServicesLive),
   Layer.provide(ObservabilityServed),

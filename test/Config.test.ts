@@ -63,6 +63,13 @@ const bad: ReadonlyArray<readonly [name: string, value: () => string, extra?: Re
   ["LOG_LEVEL", () => "loud"],
   ["LOG_FORMAT", () => "xml"],
   ["METRICS", () => "maybe"],
+  ["METRICS_PORT", () => "abc"],
+  ["METRICS_PORT", () => "65536"],
+  ["METRICS_PORT", () => String(occupied.port), { HOST: "127.0.0.1" }],
+  // each worker keeps its own metrics: one port apart would show one worker's counts as the whole
+  ["METRICS_PORT", () => "0", { WORKERS: "2", REDIS_URL: "redis://127.0.0.1:1" }],
+  ["METRICS_HOST", () => "127.0.0.1"], // without METRICS_PORT it moves nothing
+  ["METRICS_HOST", () => "192.0.2.1", { METRICS_PORT: "0", HOST: "127.0.0.1" }],
   ["TRUST_PROXY", () => "2"],
   ["WORKERS", () => "0"],
   ["WORKERS", () => "many"],

@@ -6,20 +6,25 @@ import { PrometheusRoute } from "../Observability/Metrics.ts"
 
 export const MetricsListenerLive = Layer.effectDiscard(
   Effect.gen(function* () {
-    const { host, metrics, metricsHost = host, metricsPort } = yield* AppConfig
+    const { host, metrics, metricsHost, metricsPort } = yield* AppConfig
     if (!metrics || metricsPort === undefined) return
+    const hostname = metricsHost ?? host
     const app = yield* HttpRouter.toHttpEffect(PrometheusRoute)
     const handle = HttpEffect.toWebHandlerWith<never, unknown, never>(yield* Effect.context<never>())(app)
     const server = yield* Effect.try({
-      try: () => Bun.serve({ hostname: metricsHost, port: metricsPort, fetch: (request) => handle(request) }),
+      try: () => Bun.serve({ hostname, port: metricsPort, fetch: (request) => handle(request) }),
       catch: (error) => {
-        const code = (error as { readonly code?: unknown } | undefined)?.code
-        const why = code === "EADDRINUSE" ? "is already in use" : `cannot be listened on (${String(code)})`
-        return new InvalidConfig({ message: `METRICS_PORT ${metricsPort} ${why} on ${metricsHost}` })
+        const code = String((error as { readonly code?: unknown } | undefined)?.code)
+        const name = metricsHost === undefined ? "HOST" : "METRICS_HOST"
+        const message =
+          code === "EADDRINUSE"
+            ? `METRICS_PORT ${metricsPort} is already in use on ${hostname}`
+            : `${name} must be an address of this machine to listen on, got ${JSON.stringify(hostname)} (${code})`
+        return new InvalidConfig({ message })
       }
     })
     yield* Effect.addFinalizer(() => Effect.promise(() => server.stop()))
-    const shown = metricsHost.includes(":") ? `[${metricsHost}]` : metricsHost
+    const shown = hostname.includes(":") ? `[${hostname}]` : hostname
     yield* Effect.logInfo(`Metrics on http://${shown}:${server.port}/metrics`)
   })
 )

@@ -60,8 +60,10 @@ export const ServicesLive = Layer.mergeAll(ApiKeyStore.layer, RateLimiterLive, D
 /** The log and OTLP export, with the routes of the API served, which name its spans and the application reads. */
 export const ObservabilityServed = ObservabilityLive.pipe(Layer.provideMerge(ApiRoutes.layer(ToolsApi)))
 
-export const ServerLive = Layer.mergeAll(DrainOnShutdown, Started, ReloadKeysOnHangup, MetricsListenerLive).pipe(
+export const ServerLive = Layer.mergeAll(DrainOnShutdown, Started, ReloadKeysOnHangup).pipe(
   Layer.provide(BunServer.layer(HttpLive.pipe(Layer.provide(HttpServer.layerServices)))),
+  // First: a METRICS_PORT that cannot be listened on stops the start before the public port listens.
+  Layer.provide(MetricsListenerLive),
   Layer.provide(ServicesLive),
   Layer.provide(ObservabilityServed),
   Layer.provide(AppConfig.layer)

@@ -1,5 +1,5 @@
 /** Every environment variable, read once through Effect's `Config` by the rules of EnvVar.ts, checked at start. */
-import { Config, ConfigProvider, Context, Effect, Layer } from "effect"
+import { ConfigProvider, Context, Effect, Layer } from "effect"
 import { OTEL_NAMES, otlpSettings } from "./Observability/OtlpConfig.ts"
 import * as EnvVar from "./EnvVar.ts"
 import { InvalidConfig, refuse } from "./EnvVar.ts"
@@ -98,13 +98,6 @@ const publicUrl = Effect.map(
 
 const workers = EnvVar.integer("WORKERS", 1, 1, 256)
 
-/** /metrics on a listener of its own: its port (unset: on the public one) and address (unset: HOST's). */
-const metricsPort = EnvVar.read(
-  "METRICS_PORT",
-  Config.schema(EnvVar.Integer(0, 65_535), "METRICS_PORT").pipe(Config.withDefault(undefined)),
-  "an integer from 0 to 65535"
-)
-
 /** Read in this order, the first bad one reported. */
 const rest = Effect.all({
   port: EnvVar.integer("PORT", 3000, 0, 65_535),
@@ -117,6 +110,8 @@ const rest = Effect.all({
   logLevel: Effect.map(EnvVar.oneOf("LOG_LEVEL", LOG_LEVELS), (level) => level ?? "info"),
   logFormat: Effect.map(EnvVar.oneOf("LOG_FORMAT", LOG_FORMATS), (format) => format ?? "json"),
   metrics: EnvVar.flag("METRICS", true),
+  // /metrics on a listener of its own: its port (unset: on the public one) and address (unset: HOST's)
+  metricsPort: EnvVar.integer("METRICS_PORT", undefined, 0, 65_535),
   metricsHost: EnvVar.text("METRICS_HOST"),
   trustProxy: EnvVar.flag("TRUST_PROXY", false),
   uaCacheSize: EnvVar.integer("UA_CACHE_SIZE", 10_000, 0, 10_000_000),
@@ -137,18 +132,17 @@ const settings = Effect.gen(function* () {
       message: "WORKERS above 1 requires REDIS_URL, so the processes share one rate limit"
     })
   }
-  const metricsApart = yield* metricsPort
+  const read = yield* rest
   // Each worker counts its own: on one port, a scrape would see one worker's counts as if they were all.
-  if (count > 1 && metricsApart !== undefined) {
+  if (count > 1 && read.metricsPort !== undefined) {
     return yield* new InvalidConfig({
       message: "METRICS_PORT requires WORKERS=1, as each worker keeps its own metrics"
     })
   }
-  const read = yield* rest
-  if (metricsApart === undefined && read.metricsHost !== undefined) {
+  if (read.metricsPort === undefined && read.metricsHost !== undefined) {
     return yield* new InvalidConfig({ message: "METRICS_HOST is the address of METRICS_PORT's listener: set both" })
   }
-  return { ...read, metricsPort: metricsApart, redisUrl: redis, workers: count }
+  return { ...read, redisUrl: redis, workers: count }
 }).pipe(
   Effect.provideServiceEffect(ConfigProvider.ConfigProvider, Effect.map(ConfigProvider.ConfigProvider, EnvVar.trimmed))
 )

@@ -57,12 +57,13 @@ export const numeral = (pattern: RegExp, number: Schema.Codec<number>) =>
 export const Integer = (min: number, max: number) =>
   numeral(/^[+-]?\d+$/, Schema.Int.check(Schema.isBetween({ minimum: min, maximum: max })))
 
-export const integer = (
+/** `fallback` undefined: the variable is optional. */
+export const integer = <F extends number | undefined>(
   name: string,
-  fallback: number,
+  fallback: F,
   min: number,
   max = Number.MAX_SAFE_INTEGER
-): Effect.Effect<number, InvalidConfig> =>
+): Effect.Effect<number | F, InvalidConfig> =>
   read(
     name,
     Config.schema(Integer(min, max), name).pipe(Config.withDefault(fallback)),

@@ -48,8 +48,7 @@ const rateLimited = interned((reason: string) =>
 const keyRequests = interned((key: string) =>
   interned((outcome: string) =>
     Metric.counter("key_requests_total", {
-      description:
-        "Requests of a known key by its id (the keys file's name, else key_<8 hex>): admitted or rate_limited",
+      description: "Requests of a known key by its id (its name, else key_<8 hex>): admitted or rate_limited",
       attributes: { key, outcome },
       incremental: true
     })

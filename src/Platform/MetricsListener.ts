@@ -14,13 +14,9 @@ export const MetricsListenerLive = Layer.effectDiscard(
     const server = yield* Effect.try({
       try: () => Bun.serve({ hostname, port: metricsPort, fetch: (request) => handle(request) }),
       catch: (error) => {
-        const code = String((error as { readonly code?: unknown } | undefined)?.code)
-        const name = metricsHost === undefined ? "HOST" : "METRICS_HOST"
-        const message =
-          code === "EADDRINUSE"
-            ? `METRICS_PORT ${metricsPort} is already in use on ${hostname}`
-            : `${name} must be an address of this machine to listen on, got ${JSON.stringify(hostname)} (${code})`
-        return new InvalidConfig({ message })
+        const code = (error as { readonly code?: unknown } | undefined)?.code
+        const why = code === "EADDRINUSE" ? "is already in use" : `cannot be listened on (${String(code)})`
+        return new InvalidConfig({ message: `METRICS_PORT ${metricsPort} ${why} on METRICS_HOST ${hostname}` })
       }
     })
     yield* Effect.addFinalizer(() => Effect.promise(() => server.stop()))

@@ -10,6 +10,8 @@ const hex64 = /^[0-9a-f]{64}$/i
 // A header value carries Latin-1 at most and `Bearer <key>` splits at spaces: a key outside this can never match.
 const visibleAscii = /^[\x21-\x7e]+$/
 const UNUSABLE = "holds a space or a character outside visible ASCII, so no request can ever carry it"
+const UNUSABLE_LINE = `${UNUSABLE} (a comment is a line of its own, starting with #)`
+const NOT_DIGEST = 'starts with "sha256:" but is not followed by 64 hexadecimal digits'
 /** Shorter keys get a warning: Redis key names and log ids are unsalted digest prefixes, open to offline guessing. */
 export const SHORT_KEY = 20
 // Names go into log lines and metric labels as they are; `key_` is how keys without a name are shown.
@@ -21,10 +23,7 @@ const BAD = {
 }
 
 /** A key's own settings from its line; the absent ones are RATE_LIMIT_PER_MINUTE and `key_<8 hex>`. */
-export interface Own {
-  limit?: number
-  name?: string
-}
+export type Own = { limit?: number; name?: string }
 
 /** The digests of the keys read, where the keys shorter than SHORT_KEY are (`line 3`, `key 2`), and settings. */
 export interface Keys {
@@ -39,7 +38,7 @@ const settingsOf = (text: string, names: Map<string, number>, line: number): Own
   for (const setting of text === "" ? [] : text.split(/\s+/)) {
     const [, field, value = ""] = /^(limit|name)=(.*)$/.exec(setting) ?? []
     // A word that is no setting: most likely a key holding a space, or a comment after it.
-    if (field !== "limit" && field !== "name") return `${UNUSABLE} (a comment is a line of its own, starting with #)`
+    if (field !== "limit" && field !== "name") return UNUSABLE_LINE
     if (field in own) return `gives ${field} twice`
     const limit = Number(value)
     if (field === "limit" ? !/^\d+$/.test(value) || limit < 1 || limit > MAX_LIMIT : !nameValue.test(value)) {
@@ -47,10 +46,7 @@ const settingsOf = (text: string, names: Map<string, number>, line: number): Own
     }
     if (names.has(value) && field === "name") return `has the name of line ${names.get(value)}: names are unique`
     if (field === "limit") own.limit = limit
-    else {
-      own.name = value
-      names.set(value, line)
-    }
+    else names.set((own.name = value), line)
   }
   return own
 }
@@ -73,14 +69,12 @@ export const parseKeysFile = (text: string): Result.Result<Keys, string> => {
     const [, digestPrefix, key = "", rest = ""] = entryLine.exec(line) ?? []
     const settings = settingsOf(rest, names, index + 1)
     if (typeof settings === "string") return Result.fail(`line ${index + 1} ${settings}`)
-    if (digestPrefix === undefined && !visibleAscii.test(key)) {
-      return Result.fail(`line ${index + 1} ${UNUSABLE} (a comment is a line of its own, starting with #)`)
+    const plain = digestPrefix === undefined
+    if (plain ? !visibleAscii.test(key) : !hex64.test(key)) {
+      return Result.fail(`line ${index + 1} ${plain ? UNUSABLE_LINE : NOT_DIGEST}`)
     }
-    if (digestPrefix !== undefined && !hex64.test(key)) {
-      return Result.fail(`line ${index + 1} starts with "sha256:" but is not followed by 64 hexadecimal digits`)
-    }
-    if (digestPrefix === undefined && key.length < SHORT_KEY) short.push(`line ${index + 1}`)
-    const digest = digestPrefix === undefined ? sha256Hex(key) : key.toLowerCase()
+    if (plain && key.length < SHORT_KEY) short.push(`line ${index + 1}`)
+    const digest = plain ? sha256Hex(key) : key.toLowerCase()
     const first = lineOf.get(digest)
     const withSettings = Object.keys(settings).length > 0
     if (first !== undefined && (withSettings || own.has(digest))) {

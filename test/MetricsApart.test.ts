@@ -22,6 +22,10 @@ describe("the public port", () => {
       expect(served.status).toBe(200)
       expect(await served.text()).toContain("# TYPE auth_failures_total counter")
       await errorOf(await apart.request("/metrics"), 404, "not_found")
+      // any method: a path this port does not serve has no methods to allow
+      const posted = await apart.request("/metrics", { method: "POST" })
+      expect(posted.headers.get("allow")).toBeNull()
+      await errorOf(posted, 404, "not_found")
     } finally {
       await Promise.all([unset.dispose(), apart.dispose()])
     }

@@ -1,6 +1,7 @@
 /** The paths the service answers and their methods, from the HttpApi served: for 405's `Allow`, CORS and metrics. */
 import { Context, Layer } from "effect"
 import { HttpApi, type HttpApiGroup, HttpApiMiddleware } from "effect/http-api"
+import { AppConfig } from "../Config.ts"
 
 export const HOME_PATH = "/"
 export const OPENAPI_PATH = "/openapi.json"
@@ -32,7 +33,8 @@ export interface Routes {
 }
 
 export const makeRoutes = <Id extends string, Groups extends HttpApiGroup.Constraint>(
-  api: HttpApi.HttpApi<Id, Groups>
+  api: HttpApi.HttpApi<Id, Groups>,
+  metricsServed = true
 ): Routes => {
   const known = new Map<string, Array<string>>()
   const tools = new Set<string>()
@@ -44,7 +46,8 @@ export const makeRoutes = <Id extends string, Groups extends HttpApiGroup.Constr
       if ([...middleware].some(HttpApiMiddleware.isSecurity)) tools.add(endpoint.path)
     }
   })
-  for (const path of [HOME_PATH, OPENAPI_PATH, DOCS_PATH, METRICS_PATH]) add(path, "GET")
+  for (const path of [HOME_PATH, OPENAPI_PATH, DOCS_PATH]) add(path, "GET")
+  if (metricsServed) add(METRICS_PATH, "GET")
   const byCanonical = new Map([...known.keys()].map((path) => [canonical(path), path]))
   const routeOf = (path: string) => (known.has(path) ? path : byCanonical.get(canonical(path)))
   return {
@@ -63,7 +66,12 @@ export const makeRoutes = <Id extends string, Groups extends HttpApiGroup.Constr
 export class ApiRoutes extends Context.Service<ApiRoutes, Routes>()("app/ApiRoutes") {
   static readonly layer = <Id extends string, Groups extends HttpApiGroup.Constraint>(
     api: HttpApi.HttpApi<Id, Groups>
-  ): Layer.Layer<ApiRoutes> => Layer.succeed(ApiRoutes, makeRoutes(api))
+  ): Layer.Layer<ApiRoutes, never, AppConfig> =>
+    Layer.effect(
+      ApiRoutes,
+      // /metrics is a route of this port unless turned off or served on a listener of its own
+      AppConfig.useSync(({ metrics, metricsPort }) => makeRoutes(api, metrics && metricsPort === undefined))
+    )
 }
 
 /** A request target's path: up to its query, or a fragment a raw client sent (`#` never reaches a route). */

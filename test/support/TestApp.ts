@@ -31,7 +31,7 @@ export interface TestAppOptions {
   readonly maxEntries?: number
   readonly env?: Env
   /** The application and the routes of its API (default: the service's own), e.g. with a toy tool added. */
-  readonly served?: { readonly app: typeof HttpLive; readonly routes: Layer.Layer<ApiRoutes> }
+  readonly served?: { readonly app: typeof HttpLive; readonly routes: Layer.Layer<ApiRoutes, never, AppConfig> }
   /** Replace the tools' services, e.g. with one that dies, to reach the 500 path. */
   readonly services?: Layer.Layer<UserAgents | Estimator>
   /** Logs are off unless a test asks for them. */

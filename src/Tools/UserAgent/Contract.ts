@@ -2,7 +2,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { InvalidRequestWire } from "../../Errors.ts"
 import { TokenCost } from "../TokenCost.ts"
-import { MAX_BATCH, UserAgentRequest, UserAgentResponse } from "./UserAgent.ts"
+import { MAX_BATCH, UserAgentRequest, UserAgentResponse } from "./Schemas.ts"
 
 const batchSize = (n: unknown): number | undefined =>
   typeof n === "number" && Number.isInteger(n) && n >= 1 && n <= MAX_BATCH ? n : undefined

@@ -3,8 +3,8 @@ import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { ToolsApi } from "../../Api.ts"
 import type { InvalidRequest } from "../../Errors.ts"
-import type { UserAgentInfo, UserAgentRequest, UserAgentResponse } from "./UserAgent.ts"
-import { UserAgents } from "./UserAgents.ts"
+import type { UserAgentInfo, UserAgentRequest, UserAgentResponse } from "./Schemas.ts"
+import { UserAgents } from "./Service.ts"
 
 export const answer = (
   userAgents: UserAgents["Service"],

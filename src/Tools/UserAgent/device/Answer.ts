@@ -5,7 +5,7 @@
  * then the library. A placeholder is never a model.
  */
 import type { DeviceType } from "../Families.ts"
-import { UNKNOWN } from "../UserAgentFamilies.ts"
+import { UNKNOWN } from "../parse/Names.ts"
 import type { DeviceIdentity } from "./Lookup.ts"
 import { vendorClue } from "./Clues.ts"
 

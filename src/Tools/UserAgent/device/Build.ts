@@ -1,7 +1,7 @@
 /** What the lookups read, built from the generated data a step at a time, each step after the service's pause point. */
 import { Effect } from "effect"
-import { devicePattern } from "../DevicePatterns.ts"
-import { type Filing, makePatternIndex, type PatternIndex } from "../PatternIndex.ts"
+import { devicePattern } from "./Patterns.ts"
+import { type Filing, makePatternIndex, type PatternIndex } from "./PatternIndex.ts"
 import { type DeviceData, filingOf } from "./Data.ts"
 
 export interface Brand {

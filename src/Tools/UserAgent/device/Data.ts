@@ -1,6 +1,6 @@
 /** The generated device database's shape: plain JSON, column by column (scripts/deviceData.ts writes it). */
 import { Schema } from "effect"
-import type { Filing } from "../PatternIndex.ts"
+import type { Filing } from "./PatternIndex.ts"
 
 // A column checked in one loop: Schema's decoding element by element made the start several times slower
 const column = <A>(is: (value: unknown) => value is A) =>

@@ -6,7 +6,7 @@
 import { Context, Data, Deferred, Effect, Layer, Schema } from "effect"
 import { readFile } from "node:fs/promises"
 import file from "../../../../generated/devices.data" with { type: "file" }
-import { Slicer } from "../Slices.ts"
+import { Slicer } from "../Slicer.ts"
 import { build } from "./Build.ts"
 import { DeviceData } from "./Data.ts"
 import { type Lookups, lookups } from "./Lookup.ts"

@@ -3,8 +3,8 @@
  * copy): the first brand whose pattern matches, in Matomo's order of parsers, then the first of its models; only the
  * patterns whose literal texts occur in the string run (PatternIndex.ts).
  */
-import { allPatterns, modelName, RECENT, recentPatterns, WINDOW } from "../DevicePatterns.ts"
-import { makePatternIndex, type PatternIndex } from "../PatternIndex.ts"
+import { allPatterns, modelName, RECENT, recentPatterns, WINDOW } from "./Patterns.ts"
+import { makePatternIndex, type PatternIndex } from "./PatternIndex.ts"
 import type { Brand, Database } from "./Build.ts"
 
 export interface DeviceIdentity {

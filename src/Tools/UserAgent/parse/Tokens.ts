@@ -6,7 +6,7 @@
  */
 import { UAParser } from "ua-parser-js"
 import { Emails, InApps, MediaPlayers } from "ua-parser-js/extensions"
-import { UNKNOWN } from "./UserAgentFamilies.ts"
+import { UNKNOWN } from "./Names.ts"
 
 // Tokens a Chrome, Safari, Firefox, Edge or IE string is made of, old names included (Chrome for Android's "CrMo"),
 // Google TV's "Large Screen Safari" (its "Mobile Safari"), Firefox's channels and code names after its own token

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test"
 import * as fc from "fast-check"
-import { makeParseCache } from "../../../src/Tools/UserAgent/ParseCache.ts"
-import type { UserAgentInfo } from "../../../src/Tools/UserAgent/UserAgent.ts"
-import { parseUserAgent } from "../../../src/Tools/UserAgent/UserAgentNormalise.ts"
+import { makeParseCache } from "../../../../src/Tools/UserAgent/parse/Cache.ts"
+import type { UserAgentInfo } from "../../../../src/Tools/UserAgent/Schemas.ts"
+import { parseUserAgent } from "../../../../src/Tools/UserAgent/parse/Normalise.ts"
 
 /** An answer whose every field is derived from the string, so a mixed-up entry shows. */
 const answerFor = (userAgent: string, isBot = userAgent.length % 2 === 0): UserAgentInfo => ({

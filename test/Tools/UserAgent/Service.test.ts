@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test"
 import { ConfigProvider, Context, Effect, Layer, Metric, Result } from "effect"
 import { AppConfig } from "../../../src/Config.ts"
 import { parseUserAgent } from "../../support/Devices.ts"
-import { UserAgents } from "../../../src/Tools/UserAgent/UserAgents.ts"
+import { UserAgents } from "../../../src/Tools/UserAgent/Service.ts"
 
 const CHROME_WINDOWS =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"

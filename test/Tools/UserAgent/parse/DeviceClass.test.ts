@@ -5,7 +5,7 @@
  * asserts that project's label.
  */
 import { describe, expect, test } from "bun:test"
-import { parseUserAgent } from "../../../src/Tools/UserAgent/UserAgentNormalise.ts"
+import { parseUserAgent } from "../../../../src/Tools/UserAgent/parse/Normalise.ts"
 
 const device = (ua: string): string => parseUserAgent(ua).device.type
 

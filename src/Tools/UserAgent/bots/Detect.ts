@@ -6,9 +6,9 @@ import { list } from "isbot"
 import { UAParser } from "ua-parser-js"
 import { isAIAssistant, isAICrawler } from "ua-parser-js/bot-detection"
 import { Bots } from "ua-parser-js/extensions"
-import { known, UNKNOWN } from "./UserAgentFamilies.ts"
-import { androidModel, isFeaturePhone } from "./UserAgentDevices.ts"
-import { ieFeedPlatform, withoutAddOns } from "./UserAgentTokens.ts"
+import { known, UNKNOWN } from "../parse/Names.ts"
+import { androidModel, isFeaturePhone } from "../parse/LongTail.ts"
+import { ieFeedPlatform, withoutAddOns } from "../parse/Tokens.ts"
 
 export interface Bot {
   readonly isBot: boolean

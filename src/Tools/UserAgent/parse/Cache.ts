@@ -3,7 +3,7 @@
  * about 512 characters each on average (never less than room for the longest string with its answer).
  */
 import { LRUCache } from "lru-cache"
-import type { UserAgentInfo } from "./UserAgent.ts"
+import type { UserAgentInfo } from "../Schemas.ts"
 
 const CHARACTERS_PER_ENTRY = 512
 const MIN_CHARACTERS = 65_536

@@ -2,10 +2,10 @@ import { describe, expect, test } from "bun:test"
 import { Effect, Random, Result } from "effect"
 import * as fc from "fast-check"
 import UserAgent from "user-agents"
-import type { InvalidRequest } from "../../../src/Errors.ts"
-import type { BrowserFamily, DeviceFamily, OsFamily, UserAgentInfo } from "../../../src/Tools/UserAgent/UserAgent.ts"
-import { fill } from "../../../src/Tools/UserAgent/UserAgentFill.ts"
-import { BROWSER_FAMILIES, browserOses, osDevices } from "../../../src/Tools/UserAgent/Families.ts"
+import type { InvalidRequest } from "../../../../src/Errors.ts"
+import type { BrowserFamily, DeviceFamily, OsFamily, UserAgentInfo } from "../../../../src/Tools/UserAgent/Schemas.ts"
+import { fill } from "../../../../src/Tools/UserAgent/generate/Fill.ts"
+import { BROWSER_FAMILIES, browserOses, osDevices } from "../../../../src/Tools/UserAgent/Families.ts"
 import {
   buildPools,
   checkCombination,
@@ -14,8 +14,8 @@ import {
   type GenerateOptions,
   newestMajors,
   poolFor
-} from "../../../src/Tools/UserAgent/UserAgentGenerate.ts"
-import { parseUserAgent } from "../../../src/Tools/UserAgent/UserAgentNormalise.ts"
+} from "../../../../src/Tools/UserAgent/generate/Pools.ts"
+import { parseUserAgent } from "../../../../src/Tools/UserAgent/parse/Normalise.ts"
 
 const pools = buildPools(UserAgent.top(), (ua) => parseUserAgent(ua))
 

@@ -11,8 +11,8 @@ import {
   isTv,
   isWearable,
   puffinPlatform
-} from "./UserAgentDevices.ts"
-import { isDesktopOs } from "./UserAgentFamilies.ts"
+} from "./LongTail.ts"
+import { isDesktopOs } from "./Names.ts"
 
 const handsetWords = /Mobi|PPC|Palm|ARM;|Android|Phone|Touch|HTC|SAMSUNG|Opera Mini|UCWEB|J2ME|MIDP/i
 

@@ -3,9 +3,9 @@ import crawlers from "crawler-user-agents"
 import { isbot, isbotMatch, isbotPatterns, list } from "isbot"
 import { readFileSync } from "node:fs"
 import UserAgent from "user-agents"
-import { isBrowserFamily } from "../../../src/Tools/UserAgent/Families.ts"
-import { botMatch, detectBot, notBotPatterns, shapePatterns } from "../../../src/Tools/UserAgent/UserAgentBots.ts"
-import { parseUserAgent } from "../../../src/Tools/UserAgent/UserAgentNormalise.ts"
+import { isBrowserFamily } from "../../../../src/Tools/UserAgent/Families.ts"
+import { botMatch, detectBot, notBotPatterns, shapePatterns } from "../../../../src/Tools/UserAgent/bots/Detect.ts"
+import { parseUserAgent } from "../../../../src/Tools/UserAgent/parse/Normalise.ts"
 
 interface Labelled {
   readonly ua: string

@@ -4,10 +4,10 @@
  * request. Randomness comes from Effect's `Random`, so a seeded `Random` gives the same string every time.
  */
 import { Effect, Random } from "effect"
-import { InvalidRequest } from "../../Errors.ts"
-import { browserOses, osDevices } from "./Families.ts"
-import type { BrowserFamily, DeviceFamily, OsFamily, UserAgentInfo } from "./UserAgent.ts"
-import { fill } from "./UserAgentFill.ts"
+import { InvalidRequest } from "../../../Errors.ts"
+import { browserOses, osDevices } from "../Families.ts"
+import type { BrowserFamily, DeviceFamily, OsFamily, UserAgentInfo } from "../Schemas.ts"
+import { fill } from "./Fill.ts"
 
 export interface GenerateOptions {
   readonly browser?: BrowserFamily | undefined

@@ -5,8 +5,8 @@
  */
 import { describe, expect, test } from "bun:test"
 import * as fc from "fast-check"
-import { parseUserAgent } from "../../../src/Tools/UserAgent/UserAgentNormalise.ts"
-import { restoreSpaces } from "../../../src/Tools/UserAgent/UserAgentTokens.ts"
+import { parseUserAgent } from "../../../../src/Tools/UserAgent/parse/Normalise.ts"
+import { restoreSpaces } from "../../../../src/Tools/UserAgent/parse/Tokens.ts"
 
 const browser = (ua: string): string => parseUserAgent(ua).browser.name
 const summary = (ua: string): string => {

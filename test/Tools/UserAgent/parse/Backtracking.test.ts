@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test"
-import { BOUND_MS, checkPatternCosts, cpuMs } from "../../../scripts/devicePatternCost.ts"
-import { parseUserAgent } from "../../../src/Tools/UserAgent/UserAgentNormalise.ts"
+import { BOUND_MS, checkPatternCosts, cpuMs } from "../../../../scripts/devicePatternCost.ts"
+import { parseUserAgent } from "../../../../src/Tools/UserAgent/parse/Normalise.ts"
 
 // what a caller may send: 2048 characters (the contract's limit), here a text repeated
 const filled = (text: string, length = 2048): string => text.repeat(Math.ceil(length / text.length)).slice(0, length)

@@ -4,8 +4,8 @@
  * the file, then a parse of each of its ~950 distinct strings).
  */
 import { Effect } from "effect"
-import type { UserAgentInfo } from "./UserAgent.ts"
-import type { TrafficEntry } from "./UserAgentGenerate.ts"
+import type { UserAgentInfo } from "../Schemas.ts"
+import type { TrafficEntry } from "./Pools.ts"
 
 // Characters scanned between two looks at the budget.
 const SCAN_STEP = 16 * 1024

@@ -2,7 +2,7 @@
  * The contract's mapping of the parser's raw names: browser and OS families, device types, and "Unknown" for
  * anything undetermined. Names outside the contract's families pass through as the parser gives them.
  */
-import type { DeviceType } from "./Families.ts"
+import type { DeviceType } from "../Families.ts"
 
 export const UNKNOWN = "Unknown"
 

@@ -5,8 +5,8 @@
  */
 import { describe, expect, test } from "bun:test"
 import { readFileSync } from "node:fs"
-import { androidClass, androidModel, isFeaturePhone, isTv } from "../../../src/Tools/UserAgent/UserAgentDevices.ts"
-import { parseUserAgent } from "../../../src/Tools/UserAgent/UserAgentNormalise.ts"
+import { androidClass, androidModel, isFeaturePhone, isTv } from "../../../../src/Tools/UserAgent/parse/LongTail.ts"
+import { parseUserAgent } from "../../../../src/Tools/UserAgent/parse/Normalise.ts"
 
 interface LongTail {
   readonly ua: string

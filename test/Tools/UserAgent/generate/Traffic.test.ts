@@ -2,9 +2,9 @@ import { describe, expect, test } from "bun:test"
 import { readFileSync } from "node:fs"
 import { Effect } from "effect"
 import * as fc from "fast-check"
-import { makeSlicer } from "../../../src/Tools/UserAgent/Slices.ts"
-import { parseAll, trafficEntries } from "../../../src/Tools/UserAgent/Traffic.ts"
-import type { UserAgentInfo } from "../../../src/Tools/UserAgent/UserAgent.ts"
+import { makeSlicer } from "../../../../src/Tools/UserAgent/Slicer.ts"
+import { parseAll, trafficEntries } from "../../../../src/Tools/UserAgent/generate/Traffic.ts"
+import type { UserAgentInfo } from "../../../../src/Tools/UserAgent/Schemas.ts"
 
 const entries = (text: string) => Effect.runPromise(trafficEntries(text, makeSlicer()))
 const pick = (items: ReadonlyArray<{ userAgent?: unknown; weight?: unknown }>) =>

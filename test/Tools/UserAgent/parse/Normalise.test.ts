@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test"
 import * as fc from "fast-check"
 import { readFileSync } from "node:fs"
-import type { UserAgentInfo } from "../../../src/Tools/UserAgent/UserAgent.ts"
-import { browserFamily, deviceType, osFamily } from "../../../src/Tools/UserAgent/UserAgentNormalise.ts"
-import { parseUserAgent } from "../../support/Devices.ts"
+import type { UserAgentInfo } from "../../../../src/Tools/UserAgent/Schemas.ts"
+import { browserFamily, deviceType, osFamily } from "../../../../src/Tools/UserAgent/parse/Normalise.ts"
+import { parseUserAgent } from "../../../support/Devices.ts"
 
 interface Labelled {
   readonly ua: string

@@ -3,11 +3,11 @@
  * built, applied to its result before the contract's mapping. Each is measured by `bun run accuracy`; none names a
  * single string.
  */
-import type { Bot } from "./UserAgentBots.ts"
-import { isBrowserFamily } from "./Families.ts"
-import { type DeviceFields, refineDevice } from "./UserAgentDeviceRules.ts"
-import { isAndroidUnnamed, puffinPlatform } from "./UserAgentDevices.ts"
-import { browserFamily, osFamily, UNKNOWN } from "./UserAgentFamilies.ts"
+import type { Bot } from "../bots/Detect.ts"
+import { isBrowserFamily } from "../Families.ts"
+import { type DeviceFields, refineDevice } from "./DeviceClass.ts"
+import { isAndroidUnnamed, puffinPlatform } from "./LongTail.ts"
+import { browserFamily, osFamily, UNKNOWN } from "./Names.ts"
 import {
   firefoxBuild,
   foreignProduct,
@@ -16,7 +16,7 @@ import {
   isWindowsMobile,
   recognisedProduct,
   restoreSpaces
-} from "./UserAgentTokens.ts"
+} from "./Tokens.ts"
 
 /** The part of a ua-parser-js result we read; `IResult` fits it. */
 export interface ParserResult {

@@ -10,15 +10,15 @@ import { readFile } from "node:fs/promises"
 import trafficFile from "../../../node_modules/user-agents/dist/user-agents.json" with { type: "file" }
 import { AppConfig } from "../../Config.ts"
 import { InvalidRequest } from "../../Errors.ts"
-import type { UserAgentInfo } from "./UserAgent.ts"
+import type { UserAgentInfo } from "./Schemas.ts"
 import { DeviceDatabase, type DeviceDataUnreadable } from "./device/Database.ts"
 import type { Lookup } from "./device/Lookup.ts"
-import { Slicer } from "./Slices.ts"
-import { parseAll, trafficEntries } from "./Traffic.ts"
-import { fill } from "./UserAgentFill.ts"
-import { buildPools, checkCombination, generate, type GenerateOptions, seeded, wholeSeed } from "./UserAgentGenerate.ts"
-import { parseUserAgent } from "./UserAgentNormalise.ts"
-import { makeParseCache } from "./ParseCache.ts"
+import { Slicer } from "./Slicer.ts"
+import { parseAll, trafficEntries } from "./generate/Traffic.ts"
+import { fill } from "./generate/Fill.ts"
+import { buildPools, checkCombination, generate, type GenerateOptions, seeded, wholeSeed } from "./generate/Pools.ts"
+import { parseUserAgent } from "./parse/Normalise.ts"
+import { makeParseCache } from "./parse/Cache.ts"
 
 export interface GenerateRequestOptions extends GenerateOptions {
   readonly seed?: number | undefined

@@ -5,16 +5,16 @@
  */
 import { UAParser } from "ua-parser-js"
 import { Emails, InApps, MediaPlayers } from "ua-parser-js/extensions"
-import type { UserAgentInfo } from "./UserAgent.ts"
-import { botMatch, detectBot } from "./UserAgentBots.ts"
-import type { Lookup } from "./device/Lookup.ts"
-import { deviceAnswer } from "./device/Answer.ts"
-import { browserFamily, deviceType, known, osFamily, UNKNOWN } from "./UserAgentFamilies.ts"
-import { decodeSpaces, forLibrary, type ParserResult, refine } from "./UserAgentRules.ts"
+import type { UserAgentInfo } from "../Schemas.ts"
+import { botMatch, detectBot } from "../bots/Detect.ts"
+import type { Lookup } from "../device/Lookup.ts"
+import { deviceAnswer } from "../device/Answer.ts"
+import { browserFamily, deviceType, known, osFamily, UNKNOWN } from "./Names.ts"
+import { decodeSpaces, forLibrary, type ParserResult, refine } from "./Rules.ts"
 
-export { type Bot, detectBot } from "./UserAgentBots.ts"
-export { browserFamily, deviceType, osFamily } from "./UserAgentFamilies.ts"
-export type { ParserResult } from "./UserAgentRules.ts"
+export { type Bot, detectBot } from "../bots/Detect.ts"
+export { browserFamily, deviceType, osFamily } from "./Names.ts"
+export type { ParserResult } from "./Rules.ts"
 
 export interface NormaliseOptions {
   /** false: the contract's mapping of the library's answer only, without the accuracy rules */

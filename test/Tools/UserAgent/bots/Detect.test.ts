@@ -14,7 +14,7 @@ interface Labelled {
   readonly bot: boolean
   readonly source: string
 }
-const cases: ReadonlyArray<Labelled> = readFileSync(new URL("../../fixtures/bots.jsonl", import.meta.url), "utf8")
+const cases: ReadonlyArray<Labelled> = readFileSync(new URL("../../../fixtures/bots.jsonl", import.meta.url), "utf8")
   .split("\n")
   .filter((line) => line.trim() !== "")
   .map((line) => JSON.parse(line))

@@ -17,7 +17,7 @@ interface LongTail {
 }
 
 const cases: ReadonlyArray<LongTail> = readFileSync(
-  new URL("../../fixtures/long-tail.jsonl", import.meta.url).pathname,
+  new URL("../../../fixtures/long-tail.jsonl", import.meta.url).pathname,
   "utf8"
 )
   .split("\n")

@@ -17,7 +17,7 @@ const readLabelled = (path: string): ReadonlyArray<Labelled> =>
     .split("\n")
     .filter((l) => l.trim() !== "")
     .map((l) => JSON.parse(l))
-const labelled = readLabelled(new URL("../../fixtures/labelled-user-agents.jsonl", import.meta.url).pathname)
+const labelled = readLabelled(new URL("../../../fixtures/labelled-user-agents.jsonl", import.meta.url).pathname)
 
 const families = {
   browser: ["Chrome", "Firefox", "Safari", "Edge", "IE"],
@@ -305,7 +305,7 @@ describe("labelled strings", () => {
   })
 
   // A copy of the shared uap-core corpus (test/fixtures/README.md); measured with `bun run accuracy`.
-  const corpus = new URL("../../fixtures/uap-core.jsonl", import.meta.url).pathname
+  const corpus = new URL("../../../fixtures/uap-core.jsonl", import.meta.url).pathname
   test("uap-core corpus: browser and OS families stay above the targets", () => {
     let browser = 0
     let browserTotal = 0

@@ -1,8 +1,6 @@
-/**
- * User-agent parser and generator: request and response schemas. The names here are families, normalised from
- * the parser's raw names as the contract says; see `UserAgentNormalise.ts` for the rules.
- */
+/** The user-agent tool's request and response schemas; names are families, normalised as parse/Names.ts says. */
 import { Schema } from "effect"
+import { ClientHintHeaders } from "./ClientHints.ts"
 import { BROWSER_FAMILIES, DEVICE_FAMILIES, DEVICE_TYPES, OS_FAMILIES } from "./Families.ts"
 
 export const MAX_USER_AGENT_LENGTH = 2048
@@ -42,51 +40,6 @@ const UserAgentString = Schema.String.annotate({
     toJsonSchema: () => ({ minLength: 1, maxLength: MAX_USER_AGENT_LENGTH })
   })
 )
-
-/**
- * The longest value each Client Hint may have: every value its specification allows fits, with room for GREASE
- * brands. A hint is data the parser reads, so its length bounds the parse's work.
- */
-export const HINT_LENGTHS: Readonly<Record<string, number>> = {
-  "sec-ch-ua": 512,
-  "sec-ch-ua-full-version-list": 512,
-  "sec-ch-ua-form-factors": 128,
-  "sec-ch-ua-platform": 64,
-  "sec-ch-ua-platform-version": 64,
-  "sec-ch-ua-model": 64,
-  "sec-ch-ua-arch": 32,
-  "sec-ch-ua-bitness": 16,
-  "sec-ch-ua-mobile": 8,
-  "sec-ch-ua-wow64": 8
-}
-/** Any other `sec-ch-ua-*` name, which the parser may read too. */
-const OTHER_HINT_LENGTH = 128
-
-const hintTooLong = (headers: Readonly<Record<string, string>>) => {
-  for (const [name, value] of Object.entries(headers)) {
-    const lower = name.toLowerCase()
-    if (!lower.startsWith("sec-ch-ua")) continue
-    const limit = HINT_LENGTHS[lower] ?? OTHER_HINT_LENGTH
-    if (value.length > limit) return { path: [name], issue: `must be at most ${limit} characters` }
-  }
-  return undefined
-}
-
-const ClientHintHeaders = Schema.Record(
-  Schema.String,
-  Schema.String.annotate({ message: "must be a string, as a browser sends the header" })
-)
-  .annotate({
-    description:
-      "User-Agent Client Hints request headers (sec-ch-ua, sec-ch-ua-platform, sec-ch-ua-platform-version, " +
-      "sec-ch-ua-mobile, sec-ch-ua-model, sec-ch-ua-arch, sec-ch-ua-bitness, sec-ch-ua-full-version-list, " +
-      "sec-ch-ua-form-factors); names case-insensitive, values as a browser sends them, each at most 512 characters " +
-      "(sec-ch-ua-model, -platform and -platform-version 64; docs/API.md lists every limit). They refine a frozen or " +
-      'reduced string: Windows 11, full browser versions, the real model behind Android\'s "K".',
-    examples: [{ "sec-ch-ua-platform": '"Windows"', "sec-ch-ua-platform-version": '"15.0.0"' }],
-    message: "must be an object of header names to string values"
-  })
-  .check(Schema.makeFilter(hintTooLong))
 
 // The description sits on the key: on the literal it would stand in for the value in error messages.
 const operation = <const Op extends "parse" | "generate">(op: Op, description: string) =>

@@ -4,7 +4,7 @@
  * patterns whose literal texts occur in the string run (PatternIndex.ts).
  */
 import { allPatterns, modelName, RECENT, recentPatterns, WINDOW } from "./Patterns.ts"
-import { makePatternIndex, type PatternIndex } from "./PatternIndex.ts"
+import { type Found, makePatternIndex, type PatternIndex } from "./PatternIndex.ts"
 import type { Brand, Database } from "./Build.ts"
 
 export interface DeviceIdentity {
@@ -25,8 +25,6 @@ export interface Lookups {
 
 // the brands the contract names otherwise (the brand that sells a BlackBerry is BlackBerry)
 const brandNames: Readonly<Record<string, string>> = { RIM: "BlackBerry" }
-
-type Found<A> = { readonly entry: A; readonly match: RegExpExecArray } | undefined
 
 interface Search {
   readonly model: (models: PatternIndex<number>, ua: string, lower: string) => Found<number>

@@ -1,66 +1,46 @@
 /**
- * An ordered list of case-insensitive regular expressions that answers "the first one that matches" without running
- * them all (the index of the device database, device/Lookup.ts). The list comes with its `Filing`, made when the
- * data is generated (PatternFiling.ts): for each pattern, literal texts one of which any match must contain, each filed
- * under a window of two or three of its characters. A string is looked up window by window (a 4 KB table by the
- * first two characters, then an open-addressed table of the keys); a filed text counts only where it occurs whole, and only the
- * patterns with such a text, plus the few from which no text can be read, run, in list order: the first match is the
- * one a scan of the whole list gives (`scan`, and scripts/deviceIndexCheck.ts, compare them).
+ * An ordered list of case-insensitive patterns that answers "the first one that matches" without running them all:
+ * each pattern comes with literal texts one of which any match contains (device/PatternTexts.ts), filed under a window
+ * of two or three of their characters (device/PatternFiling.ts). Only the patterns with a text in the string run, in
+ * list order, so the answer is a full scan's (`scan`; scripts/deviceIndexCheck.ts compares them).
  */
 
 /** The end of a text, a character of its own: a pattern's `$` is read as it, and `first` reads it after the string. */
 export const END = "\u0000"
 
 /**
- * How a list of patterns is looked up: the texts filed under each key, keys ascending. A key is a window of three
- * characters as `(c0 << 16) | (c1 << 8) | c2`, or of two as `0x1000000 | (c0 << 8) | c1`, each character's code cut
- * to its low byte (a collision only adds a candidate). Typed arrays, copied from the generated file's plain ones at load
- * (device/Data.ts): ~28,000 texts as objects and strings would hold several megabytes of heap for good.
+ * The texts filed under each key, keys ascending. A key is a window of three characters, `(c0 << 16) | (c1 << 8) |
+ * c2`, or of two, `0x1000000 | (c0 << 8) | c1`, each code cut to its low byte (a collision only adds a candidate).
  */
 export interface Filing {
-  /** each key once, ascending */
   readonly keys: Int32Array
-  /** where each key's texts start among the texts, and where the last one's end */
+  /** where each key's texts start, and where the last one's end */
   readonly starts: Int32Array
-  /** each text's pattern (its entry's position in the list) */
+  /** each text's pattern, by its place in the list */
   readonly entries: Int32Array
-  /** each text's piece (at most 12 characters around its key's window), one after the other, each character's code
-   * cut to its low byte as in the keys */
+  /** each text's piece around its key's window, one after the other, a byte a character */
   readonly pieces: Uint8Array
-  /** where each text's piece ends in `pieces` (it starts where the one before ends) */
+  /** where each piece ends in `pieces` */
   readonly ends: Int32Array
-  /** where the key's window is in each text's piece */
+  /** where the key's window is in each piece */
   readonly offsets: Uint8Array
-  /** the patterns from which no text could be read: they always run */
+  /** the patterns without a text: they always run */
   readonly always: Int32Array
 }
 
-/** The RegExp to run for a pattern's source: the caller compiles it, and keeps what it can afford to. */
+/** The RegExp to run for a pattern's source: the caller keeps what it can afford to. */
 export type Compile = (source: string) => RegExp
 
+export type Found<A> = { readonly entry: A; readonly match: RegExpExecArray } | undefined
+
 export interface PatternIndex<A> {
-  /**
-   * The first entry, in list order, that `accept`s `text` and whose pattern matches it, with the match; `lower` is
-   * `text` lower-cased.
-   */
-  readonly first: (
-    text: string,
-    lower: string,
-    compile: Compile,
-    accept?: (entry: A) => boolean
-  ) => { readonly entry: A; readonly match: RegExpExecArray } | undefined
-  /** The same answer by running every pattern in order (what the index is checked against). */
-  readonly scan: (
-    text: string,
-    compile: Compile,
-    accept?: (entry: A) => boolean
-  ) => { readonly entry: A; readonly match: RegExpExecArray } | undefined
+  /** The first entry, in list order, that `accept`s and whose pattern matches `text` (`lower` lower-cased). */
+  readonly first: (text: string, lower: string, compile: Compile, accept?: (entry: A) => boolean) => Found<A>
+  /** The same answer by running every pattern in order. */
+  readonly scan: (text: string, compile: Compile, accept?: (entry: A) => boolean) => Found<A>
 }
 
-/**
- * Indexes `entries`, whose patterns are `source(entry)`, by their `filing`. Without a filing `first` runs the patterns
- * in order, cheaper for a short list.
- */
+/** Indexes `entries` (patterns `source(entry)`) by their `filing`; without one, `first` is `scan`. */
 export const makePatternIndex = <A>(
   entries: ReadonlyArray<A>,
   source: (entry: A) => string,
@@ -77,8 +57,7 @@ export const makePatternIndex = <A>(
   }
   if (filing === undefined) return { first: (text, _lower, compile, accept) => scan(text, compile, accept), scan }
   const { keys, starts, entries: entryOf, pieces, ends, offsets, always } = filing
-  // where each key is in `keys`, by an open-addressed table of twice as many slots as keys (a power of two), -1
-  // where empty
+  // where each key is in `keys`: an open-addressed table, -1 where empty
   const bits = Math.max(10, Math.ceil(Math.log2(keys.length * 2)))
   const slot = (key: number): number => Math.imul(key, 0x9e3779b1) >>> (32 - bits)
   const slots = new Int32Array(1 << bits).fill(-1)
@@ -87,7 +66,6 @@ export const makePatternIndex = <A>(
     while (slots[s] !== -1) s = (s + 1) & ((1 << bits) - 1)
     slots[s] = at
   })
-  // the code of the string's character at `i`, `END`'s past its last one
   const charAt = (lower: string, i: number): number => (i < lower.length ? lower.charCodeAt(i) : 0)
   // the entries whose text occurs whole at `at`, where its key's window does
   const lookUp = (lower: string, key: number, at: number, into: Array<number>): void => {
@@ -103,8 +81,7 @@ export const makePatternIndex = <A>(
       if (c === to) into.push(entryOf[t]!)
     }
   }
-  // by a window's first two characters (hashed into 4 KB): 1 if a pair may be filed under them, 2 if a
-  // three-character window starting so may be
+  // by a window's first two characters, hashed: 1 if a pair may be filed under them, 2 if a three-character window
   const opening = new Uint8Array(1 << 12)
   const openingOf = (c0: number, c1: number): number => ((c0 * 67) ^ c1) & 0xfff
   for (const key of keys)
@@ -113,7 +90,6 @@ export const makePatternIndex = <A>(
   return {
     first: (text, lower, compile, accept) => {
       const candidates = [...always]
-      // the windows' keys rolled along the string and its END, as `Filing` describes them
       const last = lower.length // END's place
       let c1 = charAt(lower, 0) & 0xff
       for (let i = 0; i < last; i++) {

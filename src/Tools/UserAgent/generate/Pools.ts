@@ -175,16 +175,15 @@ const emptyPool = (options: GenerateOptions): InvalidRequest => {
 }
 
 /**
- * `self` with Random seeded by the whole `seed`. Effect's seeded Random keeps a number's low 32 bits only (42 and
- * 4294967338 gave one string), so a seed outside [0, 2^32) is given as text, which it reads in full; the prefix keeps
- * that text from ever reading as a number below 2^32, whose strings stay what they were.
+ * `self` with Random seeded for item `index` of a list (0: the whole `seed`, `"<seed>:<index>"` after it, so a list of
+ * n is the first n of any longer one). Effect's seeded Random keeps a number's low 32 bits only, so a seed outside
+ * [0, 2^32) is given as text, which it reads in full.
  */
-export const seeded = <A, E, R>(self: Effect.Effect<A, E, R>, seed: number): Effect.Effect<A, E, R> =>
-  Random.withSeed(self, wholeSeed(seed))
-
-/** The value `seeded` gives Effect's `Random.withSeed` for `seed`. */
-export const wholeSeed = (seed: number): number | string =>
-  Number.isInteger(seed) && seed >= 0 && seed < 2 ** 32 ? seed : `seed:${seed}`
+export const seeded = <A, E, R>(self: Effect.Effect<A, E, R>, seed: number, index = 0): Effect.Effect<A, E, R> =>
+  Random.withSeed(
+    self,
+    index > 0 ? `${seed}:${index}` : Number.isInteger(seed) && seed >= 0 && seed < 2 ** 32 ? seed : `seed:${seed}`
+  )
 
 /** A random current user agent matching the options, drawn with the `Random` service in the context. */
 export const generate = (pools: Pools, options: GenerateOptions): Effect.Effect<UserAgentInfo, InvalidRequest> =>

@@ -1,7 +1,8 @@
 /**
- * The parse cache: `lru-cache` of answers by string, at most `entries` of them and, so that long strings hold fewer,
- * about 512 characters each on average (never less than room for the longest string with its answer).
+ * The parse cache: answers by string, at most `entries` of them and about 512 characters each on average, so long
+ * strings hold fewer (never less than room for the longest string with its answer).
  */
+import { Context, Metric } from "effect"
 import { LRUCache } from "lru-cache"
 import type { UserAgentInfo } from "../Schemas.ts"
 
@@ -24,4 +25,18 @@ export const makeParseCache = (entries: number): LRUCache<string, UserAgentInfo>
     sizeCalculation: charactersOf
   })
 
-export type ParseCache = ReturnType<typeof makeParseCache>
+const hits = Metric.counter("ua_parse_cache_hits_total", {
+  description: "User-agent parses answered from the cache",
+  incremental: true
+})
+const misses = Metric.counter("ua_parse_cache_misses_total", {
+  description: "User-agent parses computed and cached",
+  incremental: true
+})
+// Updated in place in the default registry that /metrics reads; registered now, so they show 0 from the start.
+const registry = Context.empty()
+hits.updateUnsafe(0, registry)
+misses.updateUnsafe(0, registry)
+
+export const countHit = (): void => hits.updateUnsafe(1, registry)
+export const countMiss = (): void => misses.updateUnsafe(1, registry)

@@ -1,20 +1,16 @@
 /**
- * From ua-parser-js 2 results (and isbot) to the contract's `UserAgentInfo`. Pure and synchronous, so the service
- * can cache it and the accuracy script can measure it without a runtime; `rules: false` gives the plain contract
- * mapping of the library's answer, which the accuracy script reports as the baseline.
+ * From ua-parser-js's result (and isbot's verdict) to the contract's `UserAgentInfo`: pure and synchronous, so the
+ * service caches it and scripts measure it; `rules: false` is the plain mapping, the accuracy script's baseline.
  */
 import { UAParser } from "ua-parser-js"
-import { Emails, InApps, MediaPlayers } from "ua-parser-js/extensions"
+import { clientHints } from "../ClientHints.ts"
 import type { UserAgentInfo } from "../Schemas.ts"
 import { botMatch, detectBot } from "../bots/Detect.ts"
 import type { Lookup } from "../device/Lookup.ts"
 import { deviceAnswer } from "../device/Answer.ts"
 import { browserFamily, deviceType, known, osFamily, UNKNOWN } from "./Names.ts"
 import { decodeSpaces, forLibrary, type ParserResult, refine } from "./Rules.ts"
-
-export { type Bot, detectBot } from "../bots/Detect.ts"
-export { browserFamily, deviceType, osFamily } from "./Names.ts"
-export type { ParserResult } from "./Rules.ts"
+import { appExtensions } from "./Tokens.ts"
 
 export interface NormaliseOptions {
   /** false: the contract's mapping of the library's answer only, without the accuracy rules */
@@ -27,8 +23,7 @@ export interface NormaliseOptions {
   readonly devices?: Lookup
 }
 
-// A bot that embeds a device's string ("... Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://...)") is read
-// as that string: without the "(compatible; ...)" comment that names the bot, which may name a brand too ("EzoicBot")
+// a bot that embeds a device's string is read without the "(compatible; ...)" comment naming it ("EzoicBot")
 const withoutBotComment = (ua: string): string => {
   const token = botMatch(ua)
   const at = token === null ? -1 : ua.indexOf(token)
@@ -37,7 +32,7 @@ const withoutBotComment = (ua: string): string => {
   return (ua.slice(0, open) + ua.slice(close + 1)).trim()
 }
 
-// Matomo's rule too: a device that runs iOS or macOS is Apple's
+// Matomo's rule: a device that runs iOS or macOS is Apple's
 const vendorOf = (vendor: string | undefined, os: string, rules: boolean): string =>
   rules && known(vendor) === "Unknown" && (os === "iOS" || os === "macOS") ? "Apple" : known(vendor)
 
@@ -46,8 +41,7 @@ export const normalise = (ua: string, result: ParserResult, options: NormaliseOp
   const fields = options.rules === false ? result : refine(ua, result, bot, options.mobileHint)
   const os = osFamily(fields.os.name)
   const type = deviceType(fields.device.type, os, bot.isBot)
-  // the device database names the brand, the model and its name; a Windows or Mac desktop is not looked up (the
-  // database holds phones, tablets, TVs and the like), nor a bot that names no device
+  // the database holds phones, tablets, TVs and the like: no Windows or Mac desktop, no bot that names no device
   const desktop = type === "Desktop" && (os === "Windows" || os === "macOS")
   const looked = options.rules !== false && !desktop && (!bot.isBot || (type !== "Unknown" && type !== "Desktop"))
   const text = options.deviceText ?? ua
@@ -74,26 +68,10 @@ export const normalise = (ua: string, result: ParserResult, options: NormaliseOp
   }
 }
 
-// Only the Client Hints, by their lower-case names: a client's other names ("__proto__") never become keys. A
-// plain object still, since the library calls its `hasOwnProperty`.
-const clientHints = (headers: Readonly<Record<string, string>>): Record<string, string> | undefined => {
-  let hints: Record<string, string> | undefined
-  for (const [name, value] of Object.entries(headers)) {
-    const lower = name.toLowerCase()
-    if (lower.startsWith("sec-ch-ua") && typeof value === "string") (hints ??= {})[lower] = value
-  }
-  return hints
-}
-
-const appExtensions = [Emails, InApps, MediaPlayers].flat()
-
 const isResult = (value: unknown): value is UAParser.IResult =>
   typeof value === "object" && value !== null && "browser" in value
 
-/**
- * Parse a string, refined by User-Agent Client Hints when given. `new` matters: called as a function, UAParser
- * drops the headers.
- */
+/** Parse a string, refined by client hints when given (`new` matters: called as a function, UAParser drops them). */
 export const parseUserAgent = (
   ua: string,
   headers?: Readonly<Record<string, string>>,
@@ -102,8 +80,7 @@ export const parseUserAgent = (
   const rules = options.rules !== false
   const text = rules ? decodeSpaces(ua) : ua
   const hints = headers === undefined ? undefined : clientHints(headers)
-  // the library's extensions for email clients, in-app browsers and media players name what borrows IE's or
-  // WebKit's string (Outlook, Teams, iTunes)
+  // the library's extensions name the apps that borrow IE's or WebKit's string (Outlook, Teams, iTunes)
   const parser = rules ? new UAParser(forLibrary(text), appExtensions, hints) : new UAParser(forLibrary(text), hints)
   if (hints === undefined) return { ...normalise(text, parser.getResult(), options), userAgent: ua }
   const result = parser.getResult()
@@ -112,7 +89,7 @@ export const parseUserAgent = (
   const mobileHint = hints["sec-ch-ua-mobile"]?.trim() === "?1"
   // as Matomo does: the model from sec-ch-ua-model in place of Android's reduced "K"
   const model = hints["sec-ch-ua-model"]?.trim().replace(/^"|"$/g, "")
-  // a function, so the model is inserted as it is: in a replacement string `$&` or `` $` `` would copy the text
+  // a function, so that `$&` in a model is not a replacement pattern
   const deviceText = model ? text.replace(/; K\)/, () => `; ${model})`) : text
   const info = normalise(text, isResult(refined) ? refined : result, {
     ...options,

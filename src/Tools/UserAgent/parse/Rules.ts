@@ -1,7 +1,6 @@
 /**
- * Accuracy rules: what the library leaves undecided or gets wrong, as general rules about how user agents are
- * built, applied to its result before the contract's mapping. Each is measured by `bun run accuracy`; none names a
- * single string.
+ * Accuracy rules: where the library is undecided or wrong, general rules of how user agents are built, applied before
+ * the contract's mapping. `bun run accuracy` measures them; none names a single string.
  */
 import type { Bot } from "../bots/Detect.ts"
 import { isBrowserFamily } from "../Families.ts"
@@ -27,22 +26,20 @@ export interface ParserResult {
   readonly engine: { readonly name?: string | undefined; readonly version?: string | undefined }
 }
 
-/** Strings pasted from form-encoded logs carry "+" for every space, others lost them: the parser needs them back. */
+/** Strings from form-encoded logs carry "+" for every space, others lost them: the parser needs them back. */
 export const decodeSpaces = (ua: string): string =>
   !ua.includes(" ") && /\+\(|\)\+/.test(ua) ? ua.replaceAll("+", " ") : restoreSpaces(ua)
 
 /**
- * The string as ua-parser-js reads it: with at most 40 word characters and spaces after each "archos". The library's
- * Archos pattern (`archos ?(5|gamepad2?|([\w ]*[t1789]|hello) ?\d+[\w ]*)( b|\))`) gives back one character at a
- * time in three nested runs, so its cost grows with the fourth power of such a run (scripts/README.md); Archos's own
- * strings carry far shorter ones.
+ * The string as ua-parser-js reads it: at most 40 word characters and spaces after "archos", where the library's
+ * Archos pattern backtracks in three nested runs (scripts/README.md); Archos's own strings carry far shorter ones.
  */
 export const forLibrary = (ua: string): string => ua.replace(/archos[\w ]{41,}/gi, (run) => run.slice(0, 46))
 
 const appleOses = new Set(["iOS", "macOS"])
 
 const leadingFamily = /^(Safari|Chrome|Firefox|MobileSafari)\/?(\d[\d.]*)/
-// An app's own string leads with its name, which may have spaces: "Rummy LITE iPad/2.3.0", "Airmail 1.0.6 (...)".
+// an app's own string leads with its name, which may have spaces: "Rummy LITE iPad/2.3.0", "Airmail 1.0.6 (...)"
 const leadingProduct = /^([A-Za-z][\w .!'&+-]{0,38}?)[ /]v?(\d[\w.]*)/
 
 const refineBrowser = (ua: string, fields: ParserResult, bot: Bot): ParserResult["browser"] => {
@@ -50,8 +47,7 @@ const refineBrowser = (ua: string, fields: ParserResult, bot: Bot): ParserResult
   if (bot.isBot && bot.category !== "headless") return { name: bot.name, version: bot.version }
   const os = osFamily(fields.os.name)
   let browser = fields.browser
-  // Android 4.4's WebView said "Version/4.0 Chrome/30.0.0.0" before it learnt "; wv": a Chrome WebView, not the old
-  // Android Browser; a vendor's stock browser built on Chromium gives a real build ("Version/1.6 Chrome/28.0.1500.94")
+  // Android 4.4's WebView said "Version/4.0 Chrome/30.0.0.0" before "; wv"; stock browsers give a real Chrome build
   if (browser.name === "Android Browser" && /\bVersion\/4\.0 Chrome\/\d|\bChrome\/\d+\.0\.0\.0\b|; wv\)/.test(ua)) {
     browser = { name: "Chrome WebView", version: /\bChrome\/([\d.]+)/.exec(ua)?.[1] }
   }
@@ -68,7 +64,6 @@ const refineBrowser = (ua: string, fields: ParserResult, bot: Bot): ParserResult
   if (family === UNKNOWN || family === "WebKit" || isBrowserFamily(family)) {
     const leading = leadingFamily.exec(ua) ?? (family === UNKNOWN ? leadingProduct.exec(ua) : null)
     if (leading !== null && leading[1] !== "Mozilla") {
-      // iOS's Safari fetches as "MobileSafari/600.1.4 CFNetwork/... Darwin/..."
       return { name: leading[1] === "MobileSafari" ? "Mobile Safari" : leading[1]?.trim(), version: leading[2] }
     }
     const shell = family === "IE" ? ieShell(ua) : undefined
@@ -78,16 +73,14 @@ const refineBrowser = (ua: string, fields: ParserResult, bot: Bot): ParserResult
     const named = other !== undefined && recognisedOnly ? recognisedProduct(ua, other) : other
     if (named !== undefined) return named
   }
-  // Trident is IE's engine alone: IE 11 with its comment's items out of the usual order or a URL among them
-  // ("rv:11.0; Trident/7.0", "Trident/7.0; https://...; rv:11.0"), where the library names no browser
+  // Trident is IE's engine alone, also where odd comment items keep the library from naming IE
   const trident = family === UNKNOWN ? /\bTrident\/(\d+)\./.exec(ua) : null
   if (trident !== null)
     return { name: "IE", version: /\brv: ?(\d+\.\d+)/.exec(ua)?.[1] ?? `${Number(trident[1]) + 4}.0` }
   // iOS apps show pages in WKWebView, which is Safari's engine and says only "Mobile/..."
   if (browser.name === "WebKit" && os === "iOS") return { name: "Mobile Safari", version: undefined }
   if (family === "Safari") {
-    // "AppleWebKit/537.8+": a WebKit nightly build, not a Safari release
-    // "AppleWebKit/420+" on iOS is the first iPhone's Safari
+    // "AppleWebKit/537.8+" is a WebKit nightly, except the first iPhone's "AppleWebKit/420+"
     if (/AppleWebKit\/[\d.]+\+/.test(ua) && os !== "iOS") return { name: "WebKit Nightly", version: undefined }
     // WebKit browsers of BlackBerry, Symbian, webOS and the like end in "Safari/..." without being Safari
     if (!appleOses.has(os) && os !== "Windows") return { name: "WebKit", version: undefined }
@@ -95,9 +88,7 @@ const refineBrowser = (ua: string, fields: ParserResult, bot: Bot): ParserResult
   return browser
 }
 
-// Apple's Intel and Apple-silicon model names, or an x86 CPU, in a CFNetwork/Darwin string: a Mac, not an iPhone.
-// Read as two searches, the second from where the first "Darwin/" ends: as one pattern (`Darwin\/(\d+)[^]*(...)`)
-// each digit given back and each "Darwin/" of a long string scanned the rest of it again.
+// a Mac's model name or an x86 CPU after "Darwin/": a Mac, not an iPhone (two searches, so no backtracking)
 const darwinVersion = /\bDarwin\/(\d+)/
 const macHardware =
   /\(i386\)|\(x86_64\)|i386\/|\b(?:MacBook|Macmini|iMac|MacPro|Mac\d+,\d|Power(?:%20| )?Mac|PowerBook)/g
@@ -112,10 +103,8 @@ const darwinToMacOs = (darwin: number): string =>
 
 /** Names of OSes in strings the library does not parse ("Mozilla/5.0 (Windows; U; en-US)", "(iOS; U)"). */
 const osByName: ReadonlyArray<readonly [RegExp, string]> = [
-  // a Pocket PC's Windows ("Opera/9.5 (Microsoft Windows; PPC; Opera Mobi/1938; U; xx)")
   [/\bWindows\b[^)]*; PPC\b|\bWindows CE\b/, "Windows Mobile"],
   [/\bWindows\b|Microsoft_Windows|\bWin(?:32|64|NT)\b/, "Windows"],
-  // apps name Apple's devices and system their own way: "iPhone_OS/4.3.3", "iPhone10,1", "iPod_touch", "iOS11.4"
   [/\biOS\b|\biOS ?\d|\b(?:iPhone|iPad|iPod)(?:\b|_|\d)/, "iOS"],
   [/\bAndroid\b/, "Android"],
   [/\bMac OS X\b|\bMacintosh\b|\bmacOS\b|\bMac OS\/|\bOSX\/|\bos=Mac\b|\b(?:MacBook|iMac|Macmini)/, "macOS"],
@@ -137,18 +126,15 @@ const refineOs = (ua: string, fields: ParserResult): ParserResult["os"] => {
     return { name: "iOS", version: /\bOS (\d+(?:_\d+)*) like/.exec(ua)?.[1]?.replaceAll("_", ".") }
   }
   if (/\btvOS\b/.test(ua)) return { name: "tvOS", version: /\btvOS ([\d.]+)/.exec(ua)?.[1] }
-  // Windows Phone also as IE's desktop mode ("WPDesktop") and UC Browser's "wds 8.0"
   if (/\bWP7\b|ZuneWP7|Windows Phone|\bWPDesktop\b/.test(ua)) return { name: "Windows Phone", version: os.version }
   const wds = /\(Windows; U; wds (\d[\d.]*)/.exec(ua)
   if (wds !== null) return { name: "Windows Phone", version: wds[1] }
   const puffin = puffinPlatform(ua)
   if (puffin !== undefined) return { name: puffin.os, version: undefined }
-  // Kindle e-readers run Amazon's own system (Fire tablets say Android and are handled as Android)
+  // Kindle e-readers run Amazon's own system (Fire tablets say Android)
   const kindle = /\bKindle\/(\d[\d.]*)/.exec(ua)
   if (kindle !== null && !/\bAndroid\b/.test(ua)) return { name: "Kindle", version: kindle[1] }
-  // browsers that exist on one OS only: Chrome, Firefox and Edge for iOS (also in an iPad's desktop mode), Amazon's
-  // Silk on Fire OS, Meta's browser on Quest headsets and 360's "Aphone" (Android phone) browser in its desktop
-  // disguise; the last three are Android
+  // browsers of one OS only: Chrome, Firefox and Edge for iOS; Silk, Quest's browser and "Aphone" on Android
   if (/\b(CriOS|FxiOS|EdgiOS|OPiOS)\//.test(ua))
     return { name: "iOS", version: family === "iOS" ? os.version : undefined }
   const desktopLike = family === UNKNOWN || family === "Linux" || family === "macOS"
@@ -165,7 +151,7 @@ const refineOs = (ua: string, fields: ParserResult): ParserResult["os"] => {
   return named === undefined ? os : { name: named[1], version: undefined }
 }
 
-/** The library's result with the rules applied; the OS comes first, since the browser and device rules read it. */
+/** The library's result with the rules applied; the OS first, which the browser and device rules read. */
 export const refine = (ua: string, result: ParserResult, bot: Bot, mobileHint?: boolean): ParserResult => {
   const os = refineOs(ua, result)
   const withOs = { ...result, os }

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test"
 import * as fc from "fast-check"
 import { readFileSync } from "node:fs"
 import type { UserAgentInfo } from "../../../../src/Tools/UserAgent/Schemas.ts"
-import { browserFamily, deviceType, osFamily } from "../../../../src/Tools/UserAgent/parse/Normalise.ts"
+import { browserFamily, deviceType, osFamily } from "../../../../src/Tools/UserAgent/parse/Names.ts"
 import { parseUserAgent } from "../../../support/Devices.ts"
 
 interface Labelled {

@@ -13,7 +13,8 @@
  */
 import { LRUCache } from "lru-cache"
 import type { UserAgentInfo } from "../src/Tools/UserAgent/Schemas.ts"
-import { buildPools, checkCombination, pick, poolFor, type Pools } from "../src/Tools/UserAgent/generate/Pools.ts"
+import { checkCombination } from "../src/Tools/UserAgent/generate/Combinations.ts"
+import { buildPools, pick, poolFor, type Pools } from "../src/Tools/UserAgent/generate/Pools.ts"
 import { parseUserAgent } from "../src/Tools/UserAgent/parse/Normalise.ts"
 import { loadLookups } from "../src/Tools/UserAgent/device/Database.ts"
 import { MAX_ANNUAL_SALARY, MAX_HOURLY_WAGE } from "../src/Tools/Wage/Amount.ts"

@@ -39,7 +39,7 @@ const packageDir = dirname(Bun.resolveSync(`${PACKAGE}/package.json`, import.met
 const version: string = JSON.parse(readFileSync(`${packageDir}/package.json`, "utf8")).version
 // what the file depends on: the package's version, this script and the code that reads the patterns and defines
 // the file's layout; and the check it passed, and the window it was checked at (device/Patterns.ts)
-const stamp = ["PatternTexts", "PatternFiling", "PatternWindows", "PatternIndex", "Data", "Patterns"]
+const stamp = ["PatternTexts", "PatternFiling", "PatternIndex", "Data", "Patterns"]
   .reduce(
     (hash, file) =>
       hash.update(readFileSync(new URL(`../src/Tools/UserAgent/device/${file}.ts`, import.meta.url).pathname)),

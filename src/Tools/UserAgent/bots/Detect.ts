@@ -1,7 +1,4 @@
-/**
- * Bot detection: isbot's patterns decide whether a string is a bot, and ua-parser-js's bot extension or the product
- * token around the match names it; a category says what kind of bot it is.
- */
+/** Bots: isbot's patterns decide, the library's bot extension or the token around the match names them. */
 import { list } from "isbot"
 import { UAParser } from "ua-parser-js"
 import { isAIAssistant, isAICrawler } from "ua-parser-js/bot-detection"
@@ -17,17 +14,11 @@ export interface Bot {
   readonly category: string
 }
 
-// isbot's patterns less three that name a browser or a browser add-on, not a bot: a real browser carrying one
-// ("Firefox/25.0 FirePHP/0.7.4", IE 8 with the Chrome Frame plug-in, Sogou's mobile browser) is a person. None of
-// them is the only pattern that catches an instance of crawler-user-agents (Sogou's crawlers say "spider"); the
-// bot tests measure both sides.
+// isbot's patterns that name a browser or an add-on ("Firefox/25.0 FirePHP/0.7.4"), not a bot
 export const notBotPatterns: ReadonlyArray<string> = ["firephp", "chromeframe", "sogou"]
 
-// isbot's patterns that judge a string by its shape or an incidental word, not by a bot's name: "Foo/1.0;", "java",
-// "discovery", "|", "()", "radar", "tools", "proxy", a string without spaces... They flag feature phones
-// ("REX/1.0;", "JavaPlatform/JP-8.5"), apps and phone models ("GM Discovery II", "HTC Radar") as often as bots, so
-// they count only where the string has no browser's shape (a platform comment and an engine). Measured on the
-// labelled corpora and crawler-user-agents (scripts/README.md): no crawler is lost to them.
+// isbot's patterns that judge by shape or an incidental word ("Foo/1.0;", "radar"): they flag feature phones and
+// phone models ("HTC Radar") as often as bots, so they count only in a string without a browser's shape
 export const shapePatterns: ReadonlyArray<string> = [
   "\\b\\w+/1\\.0;",
   "java(?!;)",
@@ -52,7 +43,7 @@ const patterns = list.filter((p) => !notBotPatterns.includes(p))
 const botPattern = new RegExp(patterns.join("|"), "i")
 const namePattern = new RegExp(patterns.filter((p) => !shapePatterns.includes(p)).join("|"), "i")
 
-// A browser's shape: a platform in a comment (or a handset platform's tokens) and a rendering engine.
+// a browser's shape: a platform in a comment (or a handset platform's tokens) and a rendering engine
 const platform = new RegExp(
   "\\((?:[^()]*[;( ])?(?:Windows|Macintosh|iPhone|iPad|iPod|Android|Linux|X11|CrOS|Symbian\\w*|BlackBerry|" +
     "Series ?[46]0|Bada|Tizen|KaiOS|webOS)\\b|\\biPhone_OS\\/|\\bAndroid [\\d.]+|Profile\\/MIDP|Configuration\\/CLDC|" +
@@ -64,36 +55,29 @@ const engine = new RegExp(
 )
 const appId = /\b(?:com|net|org|jp|tv)\.[a-z][a-z0-9]*\.[A-Za-z][\w.]*/g
 const browserShaped = (ua: string): boolean => platform.test(ua) && engine.test(ua)
-// a feature phone's own words: its platform's or maker's tokens, or its "WAP Browser" ("Karbonn K595 WAP-Browser/1.0.0")
 const isHandset = (ua: string): boolean => isFeaturePhone(ua) || /\bWAP[-_ ]?Browser\b|_WAP\b|_MAUI\b/i.test(ua)
 const namedBrowser = (ua: string): boolean => /^(?!mozilla$)./i.test(new UAParser(ua).getBrowser().name ?? "")
 
 /** The part of the string that makes it a bot (as isbot's `isbotMatch`), or null for a browser. */
 export const botMatch = (ua: string): string | null => {
-  // Windows' feed platform fetches feeds for IE and the user, and sends IE's own comment
   if (ieFeedPlatform.test(ua)) return null
   const flagged = ua === "" ? undefined : ua.match(botPattern)?.[0]
   // an app's reverse-domain id names the app, not its maker's crawler ("com.google.GooglePlus/29676")
   const match = flagged === undefined ? undefined : ua.replace(appId, " ").match(botPattern)?.[0]
   if (match === undefined) return null
-  // without a browser's shape, a bot's name makes it a bot, or the lack of both a handset's words and a browser the
-  // library knows: isbot's shape patterns alone flag feature phones ("LG-G3100 AU/4.10", "ZEN M72_MAUI WAP Browser")
-  // and app formats the library names ("dv(iPh7,1);pr(UCBrowser/11.3.5.1203);...", "Dillo/2.1.1"), and no crawler
-  // of crawler-user-agents
+  // without a browser's shape: a bot's name, or neither a handset's words nor a browser the library knows
   if (!browserShaped(ua)) return namePattern.test(ua) || !(isHandset(ua) || namedBrowser(ua)) ? match : null
-  // a device's model name is not a bot's ("XBot Junior", "Xming Google TV", "Spider 8"); a product token or a URL
-  // in that place is ("Storebot-Google/1.0", "GTmetrix http://gtmetrix.com/")
+  // a device's model name is not a bot's ("XBot Junior"); a product token or a URL in its place is
   const model = androidModel(ua)
   const rest = model === undefined || /https?:|www\.|\.com\b|\//i.test(model) ? ua : ua.replace(model, "")
-  // nor is Google's TV platform ("(Linux; GoogleTV 3.2; ...)", "GoogleTV/ 162671"), or an add-on's token
+  // nor is Google's TV platform, or an add-on's token
   return namePattern.test(withoutAddOns(rest).replace(/\bGoogle ?TV\b/gi, "")) ? match : null
 }
 
 const parserBotTypes = new Set(["crawler", "fetcher", "cli", "library"])
 const noBot: Bot = { isBot: false, name: UNKNOWN, version: UNKNOWN, category: UNKNOWN }
 
-// isbot's catch-all pattern flags any string without a browser's shape ("asdf", "Mozilla/5.0"): a bot, but the
-// match is then the whole string, not a name. A name is taken only from a product token around the match.
+// isbot's catch-all flags any string without a browser's shape: then the match is the whole string, not a name
 const notNames = /^(mozilla|applewebkit|safari|chrome|gecko|compatible|version|khtml|like|linux|windows|u)$/i
 
 const tokenAround = (ua: string, match: string): { name: string; version: string } | undefined => {
@@ -134,14 +118,10 @@ const categoryOf = (ua: string, name: string, parserType: string | undefined): s
   return UNKNOWN
 }
 
-/**
- * The verdict of isbot's patterns (less `notBotPatterns`), with ua-parser-js's bot extensions naming what they know
- * (Googlebot, GPTBot, curl, ...); otherwise the product token around the match names it.
- */
 export const detectBot = (ua: string): Bot => {
   const match = botMatch(ua)
   if (match === null) return noBot
-  // a second parse with the bot extensions, only for strings isbot flags, so browsers pay nothing for it
+  // a second parse with the bot extensions, for bots only
   const named = new UAParser(ua, Bots).getBrowser()
   const parserBot = named.type !== undefined && parserBotTypes.has(named.type)
   const fromToken = parserBot ? undefined : tokenAround(ua, match)

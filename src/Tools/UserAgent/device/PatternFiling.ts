@@ -1,17 +1,11 @@
 /**
- * How the device database's index is made when its data is generated (scripts/deviceData.ts): a brand's pattern cut
- * into its top-level alternatives, and each text a pattern needs (PatternTexts.ts) filed under one window of two or
- * three of its characters, one that common browser words (Mozilla, AppleWebKit, Android, Build, ...) do not contain
- * and, of those, the one the fewest texts of the list share. The lookup that uses the filing is PatternIndex.ts.
+ * The index as the generator makes it (scripts/deviceData.ts): patterns cut into alternatives, and each text a
+ * pattern needs filed under the window of it that no common browser word contains and the fewest texts share.
  */
 import type { Filing } from "./PatternIndex.ts"
-import { requiredTexts } from "./PatternTexts.ts"
-import { COMMON, gram, pair } from "./PatternWindows.ts"
+import { COMMON, gram, pair, requiredTexts } from "./PatternTexts.ts"
 
-/**
- * A pattern's characters outside escapes and classes, each with its place and the depth of the groups around it (a
- * `(` at the depth it opens from, a `)` at the one it closes back to).
- */
+/** A pattern's characters outside escapes and classes, each with its place and its group depth. */
 function* syntax(source: string): Generator<readonly [at: number, c: string, depth: number]> {
   let [depth, inClass] = [0, false]
   for (let i = 0; i < source.length; i++) {
@@ -23,7 +17,7 @@ function* syntax(source: string): Generator<readonly [at: number, c: string, dep
   }
 }
 
-/** The top-level alternatives of a pattern (`a|b(c|d)` -> `a`, `b(c|d)`): each is shorter to run than the whole. */
+/** The top-level alternatives of a pattern (`a|b(c|d)` -> `a`, `b(c|d)`). */
 export const branches = (source: string): Array<string> => {
   const out: Array<string> = []
   let start = 0
@@ -37,11 +31,9 @@ export const branches = (source: string): Array<string> => {
 }
 
 /**
- * An alternative longer than `limit` characters as the alternatives of its longest unquantified group, one by one
- * (`x(?:a|b)y` -> `xay`, `xby`; a capturing group stays one, `x(a)y`), again until each is short enough or has no such
- * group. The pieces match where the whole does; its groups' numbers may change, so it is for patterns whose `$n` no
- * template reads. A long alternative costs memory when compiled, most of it for alternatives that never run: Yarr
- * held 5 MB for Huawei's 7,213 characters, where a piece is a few kilobytes.
+ * An alternative longer than `limit` as the alternatives of its longest unquantified group (`x(?:a|b)y` -> `xay`,
+ * `xby`), until each is short enough: a long one compiles to much code that never runs. Group numbers may change, so
+ * it is for patterns no template's `$n` reads.
  */
 export const spread = (source: string, limit: number): Array<string> => {
   if (source.length <= limit || /\\[1-9k]/.test(source)) return [source]
@@ -67,19 +59,15 @@ export const spread = (source: string, limit: number): Array<string> => {
   )
 }
 
-// At most this many characters of a text are kept: a piece of a text around its key's window is found wherever
-// the text is, so checking the piece only lets a few more patterns run
+// the characters of a text kept around its key's window: checking a piece only lets a few more patterns run
 const KEPT = 12
 
-/**
- * How the patterns `sources` are looked up (see `Filing`): each text filed under its window that the fewest texts of
- * this list share (Samsung's models all carry "sm-"); the patterns with no text always run.
- */
+/** The `Filing` of the patterns `sources`; those with no text always run. */
 export const fileTexts = (sources: ReadonlyArray<string>): Filing => {
-  const filed = new Map<number, Array<number | string>>()
+  const filed = new Map<number, Array<{ readonly n: number; readonly piece: string; readonly offset: number }>>()
   const always: Array<number> = []
   const texts = sources.map(requiredTexts)
-  // a text's candidate windows are its uncommon ones (all of them if none is), as [offset, key, offset, key, ...]
+  // a text's uncommon windows (else its first), as [offset, key, offset, key, ...]
   const windowsOf = (text: string): Array<number> => {
     if (text.length === 2) return [0, pair(text, 0)]
     const all: Array<number> = []
@@ -100,39 +88,25 @@ export const fileTexts = (sources: ReadonlyArray<string>): Filing => {
       for (let j = 2; j < w.length; j += 2) if (shared.get(w[j + 1]!)! < shared.get(w[best + 1]!)!) best = j
       const [offset, key] = [w[best]!, w[best + 1]!]
       const from = Math.max(0, Math.min(offset - 4, text.length - KEPT))
-      const piece = text.slice(from, from + KEPT)
+      const entry = { n, piece: text.slice(from, from + KEPT), offset: offset - from }
       const list = filed.get(key)
-      if (list === undefined) filed.set(key, [n, piece, offset - from])
-      else list.push(n, piece, offset - from)
+      if (list === undefined) filed.set(key, [entry])
+      else list.push(entry)
     }
   })
   const keys = [...filed.keys()].sort((a, b) => a - b)
-  const [starts, entries, offsets, ends, pieces] = [
-    [0],
-    [] as Array<number>,
-    [] as Array<number>,
-    [] as Array<number>,
-    [""]
-  ]
-  let end = 0
-  for (const key of keys) {
-    const list = filed.get(key)!
-    for (let j = 0; j < list.length; j += 3) {
-      entries.push(list[j] as number)
-      pieces.push(list[j + 1] as string)
-      ends.push((end += (list[j + 1] as string).length))
-      offsets.push(list[j + 2] as number)
-    }
-    starts.push(entries.length)
-  }
-  const joined = pieces.join("")
+  const listed = keys.flatMap((key) => filed.get(key)!)
+  const starts = [0]
+  for (const key of keys) starts.push(starts.at(-1)! + filed.get(key)!.length)
+  let [pieces, end] = ["", 0]
+  for (const { piece } of listed) pieces += piece
   return {
     keys: Int32Array.from(keys),
     starts: Int32Array.from(starts),
-    entries: Int32Array.from(entries),
-    pieces: Uint8Array.from({ length: joined.length }, (_, i) => joined.charCodeAt(i) & 0xff),
-    ends: Int32Array.from(ends),
-    offsets: Uint8Array.from(offsets),
+    entries: Int32Array.from(listed, ({ n }) => n),
+    pieces: Uint8Array.from({ length: pieces.length }, (_, i) => pieces.charCodeAt(i) & 0xff),
+    ends: Int32Array.from(listed, ({ piece }) => (end += piece.length)),
+    offsets: Uint8Array.from(listed, ({ offset }) => offset),
     always: Int32Array.from(always)
   }
 }

@@ -1,15 +1,38 @@
 /**
- * What any match of a pattern must contain, read when the device database is generated (scripts/deviceData.ts), never
- * in the service: literal texts, at least one of a set (`SM-[AT]\d{3}` must contain `sm-a` or `sm-t`; `$` is a
- * character of its own, so `A536(?:[);/ ]|$)` must contain `a536)`, `a536;`, ... or `a536` at the end). Of the sets a
- * pattern offers, the one with fewer texts made only of common browser words (PatternWindows.ts) wins, then the one
- * whose shortest text is longer, then the smaller. Reading is conservative: what the reader does not follow (a lookaround, `\w`, a
- * wide class, `*`) is "any text", which can only add patterns to run, never drop one. PatternFiling.ts files the
- * texts; reading ~20,000 patterns costs a process ~25 MB of compiled code and garbage, which is why the service loads
- * the result instead.
+ * What any match of a pattern must contain, read by the generator (scripts/deviceData.ts), never the service: literal
+ * texts, one of a set (`SM-[AT]\d{3}` must contain `sm-a` or `sm-t`; `$` is a character of its own). Of the sets a
+ * pattern offers, the one with fewer texts made only of common windows wins, then the one whose shortest text is
+ * longer, then the smaller. What the reader does not follow (a lookaround, `\w`, `*`) is "any text": it can only add
+ * patterns to run, never drop one.
  */
 import { END } from "./PatternIndex.ts"
-import { isCommon } from "./PatternWindows.ts"
+
+/** A window of three or two characters as its key (see `Filing`). */
+export const gram = (s: string, i: number): number =>
+  ((s.charCodeAt(i) & 0xff) << 16) | ((s.charCodeAt(i + 1) & 0xff) << 8) | (s.charCodeAt(i + 2) & 0xff)
+export const pair = (s: string, i: number): number =>
+  0x1000000 | ((s.charCodeAt(i) & 0xff) << 8) | (s.charCodeAt(i + 1) & 0xff)
+
+/** What nearly every browser's string carries: a text is filed under a window outside these where it has one. */
+export const COMMON = new Set<number>()
+for (const word of [
+  "mozilla/5.0 (linux; android 10; k) applewebkit/537.36 (khtml, like gecko) chrome/120.0.0.0 mobile safari/537.36",
+  "mozilla/5.0 (linux; u; android 4.4.2; en-us; build/kot49h) applewebkit/534.30 version/4.0 mobile safari/534.30 wv)",
+  "mozilla/5.0 (windows nt 10.0; win64; x64; rv:109.0) gecko/20100101 firefox/119.0 edg/120.0.0.0 opr/105.0.0.0",
+  "mozilla/5.0 (macintosh; intel mac os x 10_15_7) (iphone; cpu iphone os 17_4 like mac os x) (ipad; x11; ubuntu)",
+  "android 4.4; android 5.0; android 6.0; android 7.0; android 8.0; android 9; android 11; android 12; android 13",
+  "android 14; android 15; android 16; version/17.4 chrome/131.0 firefox/134.0 safari/605.1.15",
+  "0 build/ 1 build/ 2 build/ 3 build/ 4 build/ 5 build/ 6 build/ 7 build/ 8 build/ 9 build/ a build/ e build/",
+  "samsungbrowser/23.0 ucbrowser/13.4 opera mini/ presto/2.12 mobile/15e148 trident/7.0; msie 9.0; .net clr"
+])
+  for (let i = 0; i + 2 < word.length; i++) COMMON.add(gram(word, i))
+
+/** Whether every window of a text is common (a two-character text counts as common). */
+export const isCommon = (text: string): boolean => {
+  if (text.length === 2) return true
+  for (let i = 0; i + 2 < text.length; i++) if (!COMMON.has(gram(text, i))) return false
+  return true
+}
 
 /** Either the exact texts a node can match (a small set), or texts one of which any match contains (null: none). */
 type Info = { readonly exact: ReadonlyArray<string> } | { readonly some: ReadonlyArray<string> | null }
@@ -21,8 +44,7 @@ const EMPTY: Info = { exact: [""] }
 const BOUNDS = /\{(\d+)(,(\d*))?\}/y
 const DIGITS: Info = { exact: [..."0123456789"] }
 
-// a set's shortest text and how many of its texts only common windows: computed once a set (the reading of ~4,000
-// patterns compares the same sets many times)
+// a set's shortest text and how many of its texts are only common windows, once a set: sets are compared often
 const scores = new WeakMap<ReadonlyArray<string>, { readonly shortest: number; readonly common: number }>()
 const score = (set: ReadonlyArray<string>): { readonly shortest: number; readonly common: number } => {
   let known = scores.get(set)
@@ -167,7 +189,7 @@ export const requiredTexts = (source: string): ReadonlyArray<string> | null => {
     if (source[at] === "?" || source[at] === "+") at++ // lazy or possessive
     // n or more: n copies in a row (they continue a run of literals), then any text if more may follow
     if (min > 0) return [...Array.from({ length: Math.min(min, 4) }, () => info), ...(max > min ? [ANY] : [])]
-    // zero or more of something other than a few exact texts: any text, and it breaks a run of literals
+    // zero or more of something other than a few exact texts breaks a run of literals
     if (max > 1 || !("exact" in info)) return [ANY]
     return [{ exact: [...new Set(["", ...info.exact])] }]
   }

@@ -1,9 +1,6 @@
 /**
- * The device database's patterns as the RegExps that run, and its model templates as names. A compiled pattern holds
- * ~4 KB outside the JavaScript heap (its compiled code) and costs ~11 µs to compile and run once, ~0.9 µs to run
- * again (`bun bench/devicePatterns.ts`); kept for good, the ~20,000 patterns a varied traffic reaches would hold
- * ~80 MB. So the service keeps the `RECENT` most recently used and compiles the others again when they come back; the
- * full scan that checks the index keeps them all.
+ * The database's patterns as the RegExps that run, and its model templates as names. Compiled patterns hold memory
+ * outside the heap, so the service keeps the most recently used only (bench/README.md); the full scan keeps them all.
  */
 import { LRUCache } from "lru-cache"
 import type { Compile } from "./PatternIndex.ts"
@@ -13,21 +10,15 @@ export const devicePattern = (source: string): RegExp =>
   new RegExp(`(?:^|[^A-Z0-9_-]|[^A-Z0-9-]_|sprd-|MZ-)(?:${source.replace(/\//g, "\\/").replace(/\+\+/g, "+")})`, "i")
 
 /**
- * How many characters of a string the patterns read, its start: what ua-parser-js reads too. Some of Matomo's
- * patterns backtrack over the whole string at each occurrence of their text (`BOWAY[ _-]([^/;]+)[ _]Build` on
- * `BOWAY BOWAY ...`), so their cost grows with the square or the cube of the length read; a device's tokens come
- * well before this (scripts/README.md), and scripts/devicePatternCost.ts times every pattern on this many.
+ * How many characters of a string the patterns read, as ua-parser-js does: some of Matomo's backtrack over the whole
+ * string, and a device's tokens come well before (scripts/devicePatternCost.ts times every pattern on this many).
  */
 export const WINDOW = 500
 
-/** How many compiled patterns the service keeps: ~4 MB. */
+/** How many compiled patterns the service keeps. */
 export const RECENT = 1024
 
-/**
- * A compile that keeps the `size` most recently used patterns, by lru-cache: a hit allocates nothing (given one
- * options object for every call: `get`'s default is a new one), where a Map kept in recency order by a delete and a
- * set on every hit made ~8 MB more peak RSS over 20,000 cold strings.
- */
+/** A compile that keeps the `size` most recently used patterns (one options object: `get`'s default is a new one). */
 export const recentPatterns = (size: number): Compile => {
   const kept = new LRUCache<string, RegExp>({ max: size })
   const options = {}
@@ -51,7 +42,6 @@ export const allPatterns = (): Compile => {
 /** A name from Matomo's model template: $1..$n from the match, "_" as a space, no trailing " TD"; "Build" is none. */
 export const modelName = (template: string | null, match: RegExpExecArray): string => {
   if (template === null) return ""
-  // most templates are a name as it is
   if (!/[$_]| td$/i.test(template)) return template === "Build" ? "" : template.trim()
   const name = template
     .replace(/\$(\d)/g, (_, n: string) => match[Number(n)] ?? "")

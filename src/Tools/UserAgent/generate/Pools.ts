@@ -1,51 +1,12 @@
 /**
- * Realistic user agents from real traffic: the `user-agents` data set, weighted by how often each string was seen,
- * kept only where the string's own parse gives exactly the families asked for, so every answer parses back to the
- * request. Randomness comes from Effect's `Random`, so a seeded `Random` gives the same string every time.
+ * Realistic user agents from real traffic (the `user-agents` data set), weighted by how often each was seen and drawn
+ * only from strings whose own parse gives the families asked for, so every answer parses back to the request.
  */
 import { Effect, Random } from "effect"
-import { InvalidRequest } from "../../../Errors.ts"
-import { browserOses, osDevices } from "../Families.ts"
-import type { BrowserFamily, DeviceFamily, OsFamily, UserAgentInfo } from "../Schemas.ts"
+import type { InvalidRequest } from "../../../Errors.ts"
+import type { UserAgentInfo } from "../Schemas.ts"
+import { checkCombination, type GenerateOptions, invalid } from "./Combinations.ts"
 import { fill } from "./Fill.ts"
-
-export interface GenerateOptions {
-  readonly browser?: BrowserFamily | undefined
-  readonly os?: OsFamily | undefined
-  readonly deviceType?: DeviceFamily | undefined
-}
-
-const list = (items: ReadonlyArray<string>, word: "and" | "or"): string =>
-  items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} ${word} ${items[items.length - 1]}`
-
-const invalid = (path: keyof GenerateOptions, message: string) =>
-  new InvalidRequest({ message, details: [{ path, message }] })
-
-/**
- * A combination no real browser has, blamed on the most specific field given (browser, then os): the one a person
- * is likeliest to have chosen last. Undefined when the combination exists.
- */
-export const checkCombination = (options: GenerateOptions): InvalidRequest | undefined => {
-  const { browser, deviceType, os } = options
-  if (os !== undefined && deviceType !== undefined && !osDevices[os].includes(deviceType)) {
-    const oses = (Object.keys(osDevices) as Array<OsFamily>).filter((o) => osDevices[o].includes(deviceType))
-    const only = `${os} runs on ${list(osDevices[os], "and")} devices only`
-    return invalid("os", `${only}; for a ${deviceType} device choose os ${list(oses, "or")}`)
-  }
-  if (browser === undefined) return undefined
-  const oses = Object.keys(browserOses[browser]) as Array<OsFamily>
-  if (os !== undefined && browserOses[browser][os] !== true) {
-    return invalid("browser", `${browser} does not run on ${os}; choose os ${list(oses, "or")}, or another browser`)
-  }
-  const devices = [...new Set(oses.flatMap((o) => osDevices[o]))]
-  if (deviceType !== undefined && !devices.includes(deviceType)) {
-    return invalid(
-      "browser",
-      `${browser} does not run on ${deviceType} devices; choose deviceType ${list(devices, "or")}, or another browser`
-    )
-  }
-  return undefined
-}
 
 export interface TrafficEntry {
   readonly userAgent: string
@@ -55,7 +16,7 @@ export interface TrafficEntry {
 interface Candidate {
   readonly info: UserAgentInfo
   readonly weight: number
-  /** a fill string: in filtered pools only, never in the unfiltered traffic mix */
+  /** a fill string: in filtered pools only */
   readonly filled: boolean
 }
 
@@ -71,7 +32,7 @@ export interface Pools {
 
 /** How many major versions behind the newest of the same browser in the data a string may be and still be current. */
 export const CURRENT_MAJORS = 12
-// A combination with fewer data strings than this gets the fill strings of UserAgentFill.ts.
+// A combination with fewer data strings than this gets the fill strings of Fill.ts.
 const THIN = 3
 
 const major = (version: string): number => Number.parseInt(version, 10)
@@ -87,8 +48,7 @@ export const newestMajors = (infos: Iterable<UserAgentInfo>): Map<string, number
   return newest
 }
 
-// A browser the data never gives a version for (Brave says only "Chrome/...") cannot be judged and stays; a string
-// without a version of a browser that has versions elsewhere cannot be shown to be current.
+// A browser the data never gives a version for cannot be judged and stays.
 const isCurrent = (info: UserAgentInfo, newest: Map<string, number>): boolean => {
   const top = newest.get(info.browser.name)
   return top === undefined || major(info.browser.version) >= top - CURRENT_MAJORS
@@ -101,10 +61,8 @@ const sumBy = (candidates: ReadonlyArray<Candidate>): Map<string, number> => {
 }
 
 /**
- * Parse every distinct string once (the data repeats strings across screen sizes), drop bots and versions that are
- * not current, and add fill strings to thin combinations. The weight of the dropped versions goes to the current
- * strings of the same browser, OS and device type, so every browser (Samsung Internet, Opera, ... too) and the
- * mobile share keep their weight in the traffic: "current" changes the versions, not the mix.
+ * Each distinct string parsed once, without bots and versions not current, and fill strings for thin combinations.
+ * The dropped versions' weight goes to the current strings of their browser, OS and device type: the mix stays.
  */
 export const buildPools = (traffic: Iterable<TrafficEntry>, parse: (ua: string) => UserAgentInfo): Pools => {
   const weights = new Map<string, number>()
@@ -146,7 +104,6 @@ export const poolFor = (pools: Pools, options: GenerateOptions): Pool => {
   const known = pools.byOptions.get(key)
   if (known !== undefined) return known
   const unfiltered = isUnfiltered(options)
-  // a filtered answer parses back to exactly the families named; fields not named follow the traffic
   const chosen = pools.candidates.filter((c) => (unfiltered ? !c.filled : matches(c.info, options)))
   let total = 0
   const pool = { infos: chosen.map((c) => c.info), cumulative: chosen.map((c) => (total += c.weight)) }

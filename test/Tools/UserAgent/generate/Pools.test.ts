@@ -6,12 +6,11 @@ import type { InvalidRequest } from "../../../../src/Errors.ts"
 import type { BrowserFamily, DeviceFamily, OsFamily, UserAgentInfo } from "../../../../src/Tools/UserAgent/Schemas.ts"
 import { fill } from "../../../../src/Tools/UserAgent/generate/Fill.ts"
 import { BROWSER_FAMILIES, browserOses, osDevices } from "../../../../src/Tools/UserAgent/Families.ts"
+import { checkCombination, type GenerateOptions } from "../../../../src/Tools/UserAgent/generate/Combinations.ts"
 import {
   buildPools,
-  checkCombination,
   CURRENT_MAJORS,
   generate,
-  type GenerateOptions,
   newestMajors,
   poolFor
 } from "../../../../src/Tools/UserAgent/generate/Pools.ts"

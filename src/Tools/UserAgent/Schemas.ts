@@ -1,30 +1,15 @@
 /** The user-agent tool's request and response schemas; names are families, normalised as parse/Names.ts says. */
 import { Schema } from "effect"
 import { ClientHintHeaders } from "./ClientHints.ts"
-import { BROWSER_FAMILIES, DEVICE_FAMILIES, DEVICE_TYPES, OS_FAMILIES } from "./Families.ts"
+import { BrowserFamily, DeviceFamily, DeviceType, OsFamily } from "./Families.ts"
 
 export const MAX_USER_AGENT_LENGTH = 2048
 /** The most user agents one request parses (`userAgents`) or generates (`count`). */
 export const MAX_BATCH = 100
 
-export const BrowserFamily = Schema.Literals(BROWSER_FAMILIES).annotate({ identifier: "BrowserFamily" })
-export const OsFamily = Schema.Literals(OS_FAMILIES).annotate({ identifier: "OsFamily" })
-export const DeviceFamily = Schema.Literals(DEVICE_FAMILIES).annotate({ identifier: "DeviceFamily" })
-export const DeviceType = Schema.Literals(DEVICE_TYPES).annotate({ identifier: "DeviceType" })
-export type BrowserFamily = typeof BrowserFamily.Type
-export type OsFamily = typeof OsFamily.Type
-export type DeviceFamily = typeof DeviceFamily.Type
-export type DeviceType = typeof DeviceType.Type
-
-const codePoints = (s: string): number => {
-  let count = 0
-  for (const _ of s) count++
-  return count
-}
-
 const userAgentProblem = (s: string): string | undefined => {
   if (s.trim().length === 0) return "must not be empty or only white space"
-  if (s.length > MAX_USER_AGENT_LENGTH && codePoints(s) > MAX_USER_AGENT_LENGTH) {
+  if (s.length > MAX_USER_AGENT_LENGTH && [...s].length > MAX_USER_AGENT_LENGTH) {
     return `must be at most ${MAX_USER_AGENT_LENGTH} characters`
   }
   return undefined

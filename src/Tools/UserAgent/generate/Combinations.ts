@@ -1,7 +1,7 @@
 /** The browser, OS and device families a generated user agent may be asked for, and the combinations that exist. */
 import { InvalidRequest } from "../../../Errors.ts"
 import { browserOses, osDevices } from "../Families.ts"
-import type { BrowserFamily, DeviceFamily, OsFamily } from "../Schemas.ts"
+import type { BrowserFamily, DeviceFamily, OsFamily } from "../Families.ts"
 
 export interface GenerateOptions {
   readonly browser?: BrowserFamily | undefined

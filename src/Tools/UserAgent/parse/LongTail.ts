@@ -119,20 +119,12 @@ export const isTv = (ua: string, model: string | undefined): boolean =>
 // Puffin renders in the cloud and sends a Linux desktop's string; its version's suffix names the system and the
 // device ("Puffin/4.0.4IT": iOS, tablet)
 const puffin = /\bPuffin\/[\d.]+([AILW])([PTD])\b/
-const puffinOs: ReadonlyMap<string, string> = new Map([
-  ["A", "Android"],
-  ["I", "iOS"],
-  ["L", "Linux"],
-  ["W", "Windows"]
-])
-const puffinType: ReadonlyMap<string, LongTailType> = new Map([
-  ["P", "mobile"],
-  ["T", "tablet"]
-])
+const puffinOs: Readonly<Record<string, string>> = { A: "Android", I: "iOS", L: "Linux", W: "Windows" }
+const puffinType: Readonly<Record<string, LongTailType>> = { P: "mobile", T: "tablet" }
 
 export const puffinPlatform = (ua: string): { os: string; type: LongTailType | undefined } | undefined => {
   const [, system = "", device = ""] = puffin.exec(ua) ?? []
-  return system === "" ? undefined : { os: puffinOs.get(system) ?? system, type: puffinType.get(device) }
+  return system === "" ? undefined : { os: puffinOs[system] ?? system, type: puffinType[device] }
 }
 
 // Android without the word ("Adr 4.2.2", Dalvik, a "Build/" tag in a Linux comment, "Andr0id"); a comment's

@@ -1,8 +1,5 @@
-/**
- * The contract's mapping of the parser's raw names: browser and OS families, device types, and "Unknown" for
- * anything undetermined. Names outside the contract's families pass through as the parser gives them.
- */
-import type { DeviceType } from "../Families.ts"
+/** The contract's names for the parser's: families, device types, "Unknown"; other names pass through as they are. */
+import { DEVICE_TYPES, type DeviceType } from "../Families.ts"
 
 export const UNKNOWN = "Unknown"
 
@@ -10,8 +7,7 @@ export const UNKNOWN = "Unknown"
 export const known = (value: string | undefined): string =>
   typeof value !== "string" || value.trim() === "" ? UNKNOWN : value
 
-// Tables keyed by what a client sends are Maps: a plain object would answer "constructor" or "__proto__" from
-// Object.prototype.
+// a Map: a plain object would answer "constructor" from Object.prototype
 const browserFamilies: ReadonlyMap<string, string> = new Map([
   ["chrome", "Chrome"],
   ["mobile chrome", "Chrome"],
@@ -35,39 +31,12 @@ export const browserFamily = (name: string | undefined): string => {
   return browserFamilies.get(lower) ?? raw
 }
 
-// Distributions ua-parser-js names; others it reports as "Linux" already.
-const linuxDistributions = new Set([
-  "arch",
-  "centos",
-  "debian",
-  "deepin",
-  "elementary os",
-  "fedora",
-  "gentoo",
-  "ghostbsd-linux",
-  "gnu",
-  "joli",
-  "knoppix",
-  "kubuntu",
-  "linpus",
-  "linspire",
-  "linux",
-  "mageia",
-  "mandriva",
-  "manjaro",
-  "mint",
-  "pclinuxos",
-  "raspbian",
-  "redhat",
-  "red hat",
-  "sabayon",
-  "slackware",
-  "suse",
-  "ubuntu",
-  "vectorlinux",
-  "xubuntu",
-  "zenwalk"
-])
+// distributions ua-parser-js names; others it reports as "Linux" already
+const linuxDistributions = new RegExp(
+  "^(arch|centos|debian|deepin|elementary os|fedora|gentoo|ghostbsd-linux|gnu|joli|knoppix|kubuntu|linpus|linspire|" +
+    "linux|mageia|mandriva|manjaro|mint|pclinuxos|raspbian|redhat|red hat|sabayon|slackware|suse|ubuntu|vectorlinux|" +
+    "xubuntu|zenwalk)$"
+)
 
 /** The contract's OS family, or the parser's own name ("Chrome OS", "HarmonyOS", ...). */
 export const osFamily = (name: string | undefined): string => {
@@ -77,23 +46,16 @@ export const osFamily = (name: string | undefined): string => {
   if (lower === "macos" || lower === "mac os") return "macOS"
   if (lower === "ios" || lower === "ipados") return "iOS"
   if (lower === "android" || lower === "android-x86" || lower === "chromecast android") return "Android"
-  if (linuxDistributions.has(lower)) return "Linux"
+  if (linuxDistributions.test(lower)) return "Linux"
   return raw
 }
 
-/** ua-parser-js's device types, as the API names them (the accuracy scripts map the library's labels with it too). */
-export const deviceTypes: ReadonlyMap<string, DeviceType> = new Map([
-  ["desktop", "Desktop"],
-  ["mobile", "Mobile"],
-  ["tablet", "Tablet"],
-  ["smarttv", "SmartTV"],
-  ["console", "Console"],
-  ["wearable", "Wearable"],
-  ["xr", "XR"],
-  ["embedded", "Embedded"]
-])
-// The contract's desktop families, and the workstation systems that never ran on a phone or a TV (the BSDs,
-// Solaris, Haiku, AmigaOS...): with no device class named, their strings come from a desktop.
+/** ua-parser-js's device types ("smarttv"), as the API names them ("SmartTV"). */
+export const deviceTypes: ReadonlyMap<string, DeviceType> = new Map(
+  DEVICE_TYPES.filter((type) => type !== "Unknown").map((type): [string, DeviceType] => [type.toLowerCase(), type])
+)
+
+// workstation systems never ran on a phone or a TV: with no device class named, their strings come from a desktop
 const desktopOses = new Set(["Windows", "macOS", "Linux", "Chrome OS", "Chromium OS"])
 const workstationOses = new RegExp(
   "^(\\w*bsd|dragonfly|solaris|opensolaris|sunos|aix|hp-ux|irix|osf1|unix|haiku|beos|os/2|amigaos|morphos|risc os|" +

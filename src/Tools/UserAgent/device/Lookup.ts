@@ -1,7 +1,6 @@
 /**
- * A device's brand and marketing name by Matomo device-detector's database (LGPL-3.0, node-device-detector's MIT
- * copy): the first brand whose pattern matches, in Matomo's order of parsers, then the first of its models; only the
- * patterns whose literal texts occur in the string run (PatternIndex.ts).
+ * A device's brand and name by Matomo device-detector's database (LGPL-3.0, node-device-detector's MIT copy): the
+ * first brand whose pattern matches, in Matomo's order, then the first of its models.
  */
 import { allPatterns, modelName, RECENT, recentPatterns, WINDOW } from "./Patterns.ts"
 import { type Found, makePatternIndex, type PatternIndex } from "./PatternIndex.ts"

@@ -1,13 +1,9 @@
-/**
- * The traffic data set (`user-agents`' 5 MB JSON file) turned into generation pools a slice at a time, yielding to the
- * event loop between slices: built at once it held every request of the process for 120-136 ms (one `JSON.parse` of
- * the file, then a parse of each of its ~950 distinct strings).
- */
+/** The traffic data set read and parsed a slice at a time: at once, it held every request of the process too long. */
 import { Effect } from "effect"
 import type { UserAgentInfo } from "../Schemas.ts"
 import type { TrafficEntry } from "./Pools.ts"
 
-// Characters scanned between two looks at the budget.
+// characters scanned between two looks at the budget
 const SCAN_STEP = 16 * 1024
 
 const OPEN = 0x7b // {
@@ -47,11 +43,7 @@ const scanner = (text: string, found: (json: string) => void) => {
   }
 }
 
-/**
- * The `userAgent` and `weight` of each object in a JSON array of objects, read a slice at a time: a scan for the
- * top-level objects, each parsed on its own. Cut to those two fields, the rest of the file is garbage as soon as the
- * slice is done.
- */
+/** The `userAgent` and `weight` of each object of a JSON array, each object parsed on its own, the rest garbage. */
 export const trafficEntries = (text: string, slice: Effect.Effect<void>): Effect.Effect<Array<TrafficEntry>> =>
   Effect.gen(function* () {
     const entries: Array<TrafficEntry> = []
@@ -60,7 +52,7 @@ export const trafficEntries = (text: string, slice: Effect.Effect<void>): Effect
     return entries
   })
 
-/** Each distinct string's parse (which may itself wait, for the part of the device database it needs). */
+/** Each distinct string's parse, a slice at a time. */
 export const parseAll = (
   userAgents: Iterable<string>,
   parse: (userAgent: string) => Effect.Effect<UserAgentInfo>,

@@ -1,7 +1,6 @@
 /**
- * The user-agent tool as a service: parses through a bounded cache (real traffic repeats a few thousand strings), and
- * generation from pools made on first use only. Costly work takes turns in one slicer; a parse waits for the device
- * database's lookups, so its answer never depends on when it came.
+ * The user-agent tool as a service: parses through a cache (traffic repeats strings), pools made on first generate.
+ * A parse waits for the device database's lookups, so its answer never depends on when it came.
  */
 import { Context, Effect, Layer } from "effect"
 import { readFile } from "node:fs/promises"
@@ -54,7 +53,6 @@ const check = (options: GenerateRequestOptions): InvalidRequest | undefined =>
     ? invalid("seed", "must be an integer")
     : checkCombination(options)
 
-// Item `index` of a list, seeded for its place when the options carry a seed.
 const draw = (pools: Pools, options: GenerateRequestOptions, index: number) =>
   options.seed === undefined ? generate(pools, options) : seeded(generate(pools, options), options.seed, index)
 
@@ -62,7 +60,6 @@ export class UserAgents extends Context.Service<
   UserAgents,
   {
     readonly parse: (userAgent: string, headers?: Headers) => Effect.Effect<UserAgentInfo>
-    /** Each string as `parse` gives it (through the same cache), in order. */
     readonly parseMany: (userAgents: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<UserAgentInfo>>
     readonly generate: (options: GenerateRequestOptions) => Effect.Effect<UserAgentInfo, InvalidRequest>
     /** `count` strings from item `from` (0 unless paging), each drawn as `seeded` says; callers cap `count`. */
@@ -112,8 +109,7 @@ export class UserAgents extends Context.Service<
           return answers
         })
 
-      // The data set's file is read by path rather than imported as a module, which would keep all of it alive for
-      // good; it is read and parsed a slice at a time.
+      // The data set's file is read by path: imported as a module, all of it would stay alive for good.
       const loadPools = Effect.gen(function* () {
         const text = yield* Effect.promise(() => readFile(String(trafficFile), "utf8"))
         const entries = yield* trafficEntries(text, slice)

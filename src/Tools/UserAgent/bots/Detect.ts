@@ -17,8 +17,7 @@ export interface Bot {
 // isbot's patterns that name a browser or an add-on ("Firefox/25.0 FirePHP/0.7.4"), not a bot
 export const notBotPatterns: ReadonlyArray<string> = ["firephp", "chromeframe", "sogou"]
 
-// isbot's patterns that judge by shape or an incidental word ("Foo/1.0;", "radar"): they flag feature phones and
-// phone models ("HTC Radar") as often as bots, so they count only in a string without a browser's shape
+// isbot's patterns that judge by shape or a word ("radar") flag phones ("HTC Radar"): only without a browser's shape
 export const shapePatterns: ReadonlyArray<string> = [
   "\\b\\w+/1\\.0;",
   "java(?!;)",
@@ -43,7 +42,6 @@ const patterns = list.filter((p) => !notBotPatterns.includes(p))
 const botPattern = new RegExp(patterns.join("|"), "i")
 const namePattern = new RegExp(patterns.filter((p) => !shapePatterns.includes(p)).join("|"), "i")
 
-// a browser's shape: a platform in a comment (or a handset platform's tokens) and a rendering engine
 const platform = new RegExp(
   "\\((?:[^()]*[;( ])?(?:Windows|Macintosh|iPhone|iPad|iPod|Android|Linux|X11|CrOS|Symbian\\w*|BlackBerry|" +
     "Series ?[46]0|Bada|Tizen|KaiOS|webOS)\\b|\\biPhone_OS\\/|\\bAndroid [\\d.]+|Profile\\/MIDP|Configuration\\/CLDC|" +
@@ -121,7 +119,6 @@ const categoryOf = (ua: string, name: string, parserType: string | undefined): s
 export const detectBot = (ua: string): Bot => {
   const match = botMatch(ua)
   if (match === null) return noBot
-  // a second parse with the bot extensions, for bots only
   const named = new UAParser(ua, Bots).getBrowser()
   const parserBot = named.type !== undefined && parserBotTypes.has(named.type)
   const fromToken = parserBot ? undefined : tokenAround(ua, match)

@@ -48,7 +48,6 @@ const modelsOf = (starts: ReadonlyArray<number>, patterns: ReadonlyArray<string>
 const regexOf = (sources: ReadonlyArray<string>, brandOf: Int32Array) =>
   memo((brand) => sources.filter((_, b) => brandOf[b] === brand.n).join("|"))
 
-/** The database, built a step after each `pause`. */
 export const build = (data: DeviceData, pause: Effect.Effect<void>): Effect.Effect<Database> =>
   Effect.gen(function* () {
     const { names, gates, templates } = data.brands

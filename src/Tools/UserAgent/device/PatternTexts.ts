@@ -1,13 +1,9 @@
 /**
- * What any match of a pattern must contain, read by the generator (scripts/deviceData.ts), never the service: literal
- * texts, one of a set (`SM-[AT]\d{3}` must contain `sm-a` or `sm-t`; `$` is a character of its own). Of the sets a
- * pattern offers, the one with fewer texts made only of common windows wins, then the one whose shortest text is
- * longer, then the smaller. What the reader does not follow (a lookaround, `\w`, `*`) is "any text": it can only add
- * patterns to run, never drop one.
+ * The texts one of which any match of a pattern contains (`SM-[AT]\d{3}`: `sm-a` or `sm-t`), read by the generator.
+ * What the reader does not follow (a lookaround, `\w`, `*`) is "any text": it can only add patterns to run.
  */
 import { END } from "./PatternIndex.ts"
 
-/** A window of three or two characters as its key (see `Filing`). */
 export const gram = (s: string, i: number): number =>
   ((s.charCodeAt(i) & 0xff) << 16) | ((s.charCodeAt(i + 1) & 0xff) << 8) | (s.charCodeAt(i + 2) & 0xff)
 export const pair = (s: string, i: number): number =>
@@ -27,7 +23,6 @@ for (const word of [
 ])
   for (let i = 0; i + 2 < word.length; i++) COMMON.add(gram(word, i))
 
-/** Whether every window of a text is common (a two-character text counts as common). */
 export const isCommon = (text: string): boolean => {
   if (text.length === 2) return true
   for (let i = 0; i + 2 < text.length; i++) if (!COMMON.has(gram(text, i))) return false
@@ -40,11 +35,10 @@ type Info = { readonly exact: ReadonlyArray<string> } | { readonly some: Readonl
 const MAX_EXACT = 16
 const ANY: Info = { some: null }
 const EMPTY: Info = { exact: [""] }
-// a bounded repetition, `{2}`, `{1,3}` or `{2,}`, read where it stands (sticky: no copy of the rest of the pattern)
 const BOUNDS = /\{(\d+)(,(\d*))?\}/y
 const DIGITS: Info = { exact: [..."0123456789"] }
 
-// a set's shortest text and how many of its texts are only common windows, once a set: sets are compared often
+// computed once a set: sets are compared often
 const scores = new WeakMap<ReadonlyArray<string>, { readonly shortest: number; readonly common: number }>()
 const score = (set: ReadonlyArray<string>): { readonly shortest: number; readonly common: number } => {
   let known = scores.get(set)
@@ -101,7 +95,6 @@ const alternate = (branches: ReadonlyArray<Info>): Info => {
   return { some: [...new Set(sets.flatMap((s) => s ?? []))] }
 }
 
-// a class's members when it is a short list of plain characters ([12], [ _], [AGNT]); else null
 const classMembers = (body: string): ReadonlyArray<string> | null => {
   if (body.startsWith("^")) return null
   const members: Array<string> = []
@@ -124,7 +117,6 @@ const classMembers = (body: string): ReadonlyArray<string> | null => {
   return lower.length > 0 && lower.length <= 10 ? lower : null
 }
 
-/** What any match of `source` (a case-insensitive pattern) must contain; see the module comment. */
 export const requiredTexts = (source: string): ReadonlyArray<string> | null => {
   let at = 0
   const alternation = (): Info => {

@@ -9,13 +9,9 @@ import type { Compile } from "./PatternIndex.ts"
 export const devicePattern = (source: string): RegExp =>
   new RegExp(`(?:^|[^A-Z0-9_-]|[^A-Z0-9-]_|sprd-|MZ-)(?:${source.replace(/\//g, "\\/").replace(/\+\+/g, "+")})`, "i")
 
-/**
- * How many characters of a string the patterns read, as ua-parser-js does: some of Matomo's backtrack over the whole
- * string, and a device's tokens come well before (scripts/devicePatternCost.ts times every pattern on this many).
- */
+/** The characters of a string the patterns read: some backtrack over all of it (scripts/devicePatternCost.ts). */
 export const WINDOW = 500
 
-/** How many compiled patterns the service keeps. */
 export const RECENT = 1024
 
 /** A compile that keeps the `size` most recently used patterns (one options object: `get`'s default is a new one). */
@@ -29,7 +25,6 @@ export const recentPatterns = (size: number): Compile => {
   }
 }
 
-/** A compile that keeps every pattern it compiled: for the full scan of scripts and tests. */
 export const allPatterns = (): Compile => {
   const kept = new Map<string, RegExp>()
   return (source) => {

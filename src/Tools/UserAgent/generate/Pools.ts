@@ -1,7 +1,4 @@
-/**
- * Realistic user agents from real traffic (the `user-agents` data set), weighted by how often each was seen and drawn
- * only from strings whose own parse gives the families asked for, so every answer parses back to the request.
- */
+// Real traffic's strings, weighted as seen, drawn from those whose parse gives the families asked for.
 import { Effect, Random } from "effect"
 import type { InvalidRequest } from "../../../Errors.ts"
 import type { UserAgentInfo } from "../Schemas.ts"
@@ -16,7 +13,6 @@ export interface TrafficEntry {
 interface Candidate {
   readonly info: UserAgentInfo
   readonly weight: number
-  /** a fill string: in filtered pools only */
   readonly filled: boolean
 }
 
@@ -32,13 +28,11 @@ export interface Pools {
 
 /** How many major versions behind the newest of the same browser in the data a string may be and still be current. */
 export const CURRENT_MAJORS = 12
-// A combination with fewer data strings than this gets the fill strings of Fill.ts.
 const THIN = 3
 
 const major = (version: string): number => Number.parseInt(version, 10)
 const combination = (info: UserAgentInfo) => `${info.browser.name}|${info.os.name}|${info.device.type}`
 
-/** The newest major version of each browser in the data, by the name the parse gives (family or own name). */
 export const newestMajors = (infos: Iterable<UserAgentInfo>): Map<string, number> => {
   const newest = new Map<string, number>()
   for (const { browser } of infos) {
@@ -98,7 +92,6 @@ const matches = (info: UserAgentInfo, options: GenerateOptions): boolean =>
 const isUnfiltered = (options: GenerateOptions) =>
   options.browser === undefined && options.os === undefined && options.deviceType === undefined
 
-/** The weighted pool for one set of options, computed the first time it is asked for. */
 export const poolFor = (pools: Pools, options: GenerateOptions): Pool => {
   const key = `${options.browser ?? "*"}|${options.os ?? "*"}|${options.deviceType ?? "*"}`
   const known = pools.byOptions.get(key)
@@ -111,7 +104,6 @@ export const poolFor = (pools: Pools, options: GenerateOptions): Pool => {
   return pool
 }
 
-/** The entry whose cumulative weight first passes `r` (in [0, 1)) of the total. */
 export const pick = (pool: Pool, r: number): UserAgentInfo | undefined => {
   const total = pool.cumulative[pool.cumulative.length - 1] ?? 0
   const target = r * total
@@ -142,7 +134,6 @@ export const seeded = <A, E, R>(self: Effect.Effect<A, E, R>, seed: number, inde
     index > 0 ? `${seed}:${index}` : Number.isInteger(seed) && seed >= 0 && seed < 2 ** 32 ? seed : `seed:${seed}`
   )
 
-/** A random current user agent matching the options, drawn with the `Random` service in the context. */
 export const generate = (pools: Pools, options: GenerateOptions): Effect.Effect<UserAgentInfo, InvalidRequest> =>
   Effect.suspend(() => {
     const wrong = checkCombination(options)

@@ -13,7 +13,6 @@ import { isDesktopOs } from "./Names.ts"
 
 const handsetWords = /Mobi|PPC|Palm|ARM;|Android|Phone|Touch|HTC|SAMSUNG|Opera Mini|UCWEB|J2ME|MIDP/i
 
-/** The device part of a ua-parser-js result. */
 export interface DeviceFields {
   readonly type?: string | undefined
   readonly vendor?: string | undefined

@@ -116,8 +116,7 @@ export const isTv = (ua: string, model: string | undefined): boolean =>
   (linuxBox.test(ua) && !/\bAndroid\b/.test(ua)) ||
   (model !== undefined && tvModel.test(model))
 
-// Puffin renders in the cloud and sends a Linux desktop's string; its version's suffix names the system and the
-// device ("Puffin/4.0.4IT": iOS, tablet)
+// Puffin renders in the cloud; its version's suffix names the system and the device ("Puffin/4.0.4IT")
 const puffin = /\bPuffin\/[\d.]+([AILW])([PTD])\b/
 const puffinOs: Readonly<Record<string, string>> = { A: "Android", I: "iOS", L: "Linux", W: "Windows" }
 const puffinType: Readonly<Record<string, LongTailType>> = { P: "mobile", T: "tablet" }
@@ -127,8 +126,7 @@ export const puffinPlatform = (ua: string): { os: string; type: LongTailType | u
   return system === "" ? undefined : { os: puffinOs[system] ?? system, type: puffinType[device] }
 }
 
-// Android without the word ("Adr 4.2.2", Dalvik, a "Build/" tag in a Linux comment, "Andr0id"); a comment's
-// "Build/" is looked for up to the next "(Linux;" only, so a long string is scanned once
+// Android without the word ("Adr 4.2.2", Dalvik, "Andr0id"); a "Build/" up to the next "(Linux;" only, one pass
 const androidUnnamed =
   /\bAdr \d|^Amazon;AFT[A-Z0-9]+;|\bDalvik\/|\(Linux;(?:[^()]|\((?!Linux;))*\bBuild\/|\bAndr0id\b|\bdiordnA\b|^JUC \(Linux; U; \d/
 

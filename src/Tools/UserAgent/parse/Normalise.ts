@@ -1,7 +1,4 @@
-/**
- * From ua-parser-js's result (and isbot's verdict) to the contract's `UserAgentInfo`: pure and synchronous, so the
- * service caches it and scripts measure it; `rules: false` is the plain mapping, the accuracy script's baseline.
- */
+// From ua-parser-js's result to the contract's; `rules: false` is the plain mapping, the accuracy script's baseline.
 import { UAParser } from "ua-parser-js"
 import { clientHints } from "../ClientHints.ts"
 import type { UserAgentInfo } from "../Schemas.ts"

@@ -1,7 +1,4 @@
-/**
- * Accuracy rules: where the library is undecided or wrong, general rules of how user agents are built, applied before
- * the contract's mapping. `bun run accuracy` measures them; none names a single string.
- */
+// Where the library is undecided or wrong: general rules of how user agents are built (`bun run accuracy`).
 import type { Bot } from "../bots/Detect.ts"
 import { isBrowserFamily } from "../Families.ts"
 import { type DeviceFields, refineDevice } from "./DeviceClass.ts"
@@ -17,7 +14,6 @@ import {
   restoreSpaces
 } from "./Tokens.ts"
 
-/** The part of a ua-parser-js result we read; `IResult` fits it. */
 export interface ParserResult {
   readonly browser: { readonly name?: string | undefined; readonly version?: string | undefined }
   readonly os: { readonly name?: string | undefined; readonly version?: string | undefined }
@@ -39,7 +35,6 @@ export const forLibrary = (ua: string): string => ua.replace(/archos[\w ]{41,}/g
 const appleOses = new Set(["iOS", "macOS"])
 
 const leadingFamily = /^(Safari|Chrome|Firefox|MobileSafari)\/?(\d[\d.]*)/
-// an app's own string leads with its name, which may have spaces: "Rummy LITE iPad/2.3.0", "Airmail 1.0.6 (...)"
 const leadingProduct = /^([A-Za-z][\w .!'&+-]{0,38}?)[ /]v?(\d[\w.]*)/
 
 const refineBrowser = (ua: string, fields: ParserResult, bot: Bot): ParserResult["browser"] => {
@@ -108,7 +103,6 @@ const osByName: ReadonlyArray<readonly [RegExp, string]> = [
   [/\biOS\b|\biOS ?\d|\b(?:iPhone|iPad|iPod)(?:\b|_|\d)/, "iOS"],
   [/\bAndroid\b/, "Android"],
   [/\bMac OS X\b|\bMacintosh\b|\bmacOS\b|\bMac OS\/|\bOSX\/|\bos=Mac\b|\b(?:MacBook|iMac|Macmini)/, "macOS"],
-  // X11 is the window system of every Unix, not only Linux's
   [/\bIRIX(?:64)?\b/, "IRIX"],
   [/\bOSF1\b/, "OSF1"],
   [/\bLinux\b|\bX11\b|\bRed Hat\b/, "Linux"]

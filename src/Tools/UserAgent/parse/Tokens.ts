@@ -1,7 +1,4 @@
-/**
- * A string's product tokens by class: only a token that is neither a browser family's own nor a system's, platform's,
- * device's or add-on's names the app or rebranded browser that sent a borrowed Chrome, Safari, Firefox or IE string.
- */
+// Only a product token of none of these classes names the app that sent a borrowed browser's string.
 import { UAParser } from "ua-parser-js"
 import { Emails, InApps, MediaPlayers } from "ua-parser-js/extensions"
 import { UNKNOWN } from "./Names.ts"
@@ -14,7 +11,6 @@ const ownTokens = new RegExp(
   "i"
 )
 
-// a distribution's name by its form ("Turbolinux/3.5.11")
 const systemName = /linux$/i
 
 // systems, distributions ("Gecko/2011 Red Hat/3.6 Firefox/3.6"), build tags and TV platforms, outside the comment
@@ -37,7 +33,6 @@ const deviceName = /^[A-Za-z][A-Za-z_-]*\d[\w-]*$/
 const carrierToken = /^[A-Za-z-]+\/\d[\d.]*\/(?!Mozilla)\w/
 const windowsMobile = /\bWindows CE\b|\bIEMobile\b|\bWindows Mobile\b|\bPPC;/
 
-// Firefox's builds under their code names (nightlies, pre-releases, Aurora, Fennec)
 export const firefoxBuild = /\b(?:Minefield|BonEcho|GranParadiso|Shiretoko|Namoroka|Lorentz|Aurora|Fennec)\/(\d[\w.]*)/
 
 // IE's own names: Windows Phone's IE says "WebBrowser/8.1"
@@ -60,14 +55,12 @@ export const ieShell = (ua: string): { name: string; version?: string | undefine
 /** Windows' feed platform, which fetches feeds for IE and sends IE's comment: IE, and not a bot. */
 export const ieFeedPlatform = /^Windows-RSS-Platform\/[\d.]+ \(MSIE (\d[\d.]*)/
 
-/** The string without its comments, nested or left open. */
 const outsideComments = (ua: string): string => {
   let text = ua
   for (let i = 0; i < 4 && /\([^()]*\)/.test(text); i++) text = text.replace(/\([^()]*\)/g, " ")
   return text.replace(/\([^()]*$/, " ")
 }
 
-/** The string without the add-ons' tokens, whose words are not a bot's name. */
 export const withoutAddOns = (ua: string): string =>
   ua.replace(/[^\s;()]+/g, (token) => (addOnTokens.test(token.split("/")[0] ?? "") ? " " : token))
 
@@ -95,7 +88,6 @@ export const foreignProduct = (ua: string): { name: string; version?: string } |
   return bare === undefined ? undefined : { name: bare }
 }
 
-/** The library's extensions for email clients, in-app browsers and media players. */
 export const appExtensions = [Emails, InApps, MediaPlayers].flat()
 
 interface Product {

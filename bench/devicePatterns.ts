@@ -1,5 +1,5 @@
 /**
- * What a compiled pattern of the device database costs, the figure behind DevicePatterns.ts's `RECENT`:
+ * What a compiled pattern of the device database costs, the figure behind device/Patterns.ts's `RECENT`:
  *
  *   bun bench/devicePatterns.ts [count]
  *

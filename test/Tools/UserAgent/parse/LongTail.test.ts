@@ -1,7 +1,7 @@
 /**
  * The long tail of devices (issue 14): feature phones, Android tablets that say "Mobile", TVs and boxes, in-app
  * strings and Android or iOS named in odd ways. Every case of test/fixtures/long-tail.jsonl, and the token tables
- * of src/Tools/UserAgent/UserAgentDevices.ts on their own.
+ * of src/Tools/UserAgent/parse/LongTail.ts on their own.
  */
 import { describe, expect, test } from "bun:test"
 import { readFileSync } from "node:fs"

@@ -290,7 +290,7 @@ describe("real browsers that looked like bots", () => {
     const juc = "JUC(Linux;U;Android4.2.2;Zh_cn;GT-I9060;480*800;)UCWEB7.8.0.95/139/355"
     expect(parseUserAgent(juc).bot.isBot).toBe(false)
     // a bot's name still makes one (crawler-user-agents), and a bare "Mozilla/5.0", which names no browser, stays what
-    // isbot's catch-all makes it (the garbage case of UserAgentNormalise.test.ts: Unknown everywhere)
+    // isbot's catch-all makes it (the garbage case of Normalise.test.ts: Unknown everywhere)
     expect(parseUserAgent("Googlebot/2.1 (+http://www.google.com/bot.html)").bot.isBot).toBe(true)
     expect(parseUserAgent("Mozilla/5.0").bot.isBot).toBe(true)
   })

@@ -74,8 +74,7 @@ export const buildPools = (traffic: Iterable<TrafficEntry>, parse: (ua: string) 
     const key = combination(c.info)
     return { ...c, weight: (c.weight * (before.get(key) ?? 0)) / (after.get(key) ?? 1) }
   })
-  const counts = new Map<string, number>()
-  for (const c of current) counts.set(combination(c.info), (counts.get(combination(c.info)) ?? 0) + 1)
+  const counts = sumBy(current.map((c) => ({ ...c, weight: 1 })))
   const smallest = Math.min(...current.map((c) => c.weight))
   const filled = fill
     .filter((ua) => !weights.has(ua))

@@ -12,9 +12,10 @@
  * Environment: PORT, HOST, API_KEYS, RATE_LIMIT_PER_MINUTE, UA_CACHE_SIZE, MAX_BODY_BYTES (the service's defaults).
  */
 import { LRUCache } from "lru-cache"
-import type { UserAgentInfo } from "../src/Tools/UserAgent/UserAgent.ts"
-import { buildPools, checkCombination, pick, poolFor, type Pools } from "../src/Tools/UserAgent/UserAgentGenerate.ts"
-import { parseUserAgent } from "../src/Tools/UserAgent/UserAgentNormalise.ts"
+import type { UserAgentInfo } from "../src/Tools/UserAgent/Schemas.ts"
+import { checkCombination } from "../src/Tools/UserAgent/generate/Combinations.ts"
+import { buildPools, pick, poolFor, type Pools } from "../src/Tools/UserAgent/generate/Pools.ts"
+import { parseUserAgent } from "../src/Tools/UserAgent/parse/Normalise.ts"
 import { loadLookups } from "../src/Tools/UserAgent/device/Database.ts"
 import { MAX_ANNUAL_SALARY, MAX_HOURLY_WAGE } from "../src/Tools/Wage/Amount.ts"
 import { estimate } from "../src/Tools/Wage/Estimator.ts"

@@ -1,5 +1,5 @@
 /**
- * What a compiled pattern of the device database costs, the figure behind DevicePatterns.ts's `RECENT`:
+ * What a compiled pattern of the device database costs, the figure behind device/Patterns.ts's `RECENT`:
  *
  *   bun bench/devicePatterns.ts [count]
  *
@@ -9,7 +9,7 @@
  * are what compare across machines: a first run against a second, kept against dropped.
  */
 import { readFileSync } from "node:fs"
-import { devicePattern } from "../src/Tools/UserAgent/DevicePatterns.ts"
+import { devicePattern } from "../src/Tools/UserAgent/device/Patterns.ts"
 
 const count = Number(process.argv[2] ?? 8000)
 // the model patterns of node-device-detector's mobiles.js (its object literal is JSON), in order

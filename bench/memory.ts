@@ -11,7 +11,7 @@
 import { heapStats } from "bun:jsc"
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../src/Config.ts"
-import { UserAgents } from "../src/Tools/UserAgent/UserAgents.ts"
+import { UserAgents } from "../src/Tools/UserAgent/Service.ts"
 
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1).padStart(6)
 let previousLive = 0

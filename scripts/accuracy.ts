@@ -6,8 +6,8 @@
  * See scripts/README.md for how to read them.
  */
 import { isbot } from "isbot"
-import type { UserAgentInfo } from "../src/Tools/UserAgent/UserAgent.ts"
-import { parseUserAgent } from "../src/Tools/UserAgent/UserAgentNormalise.ts"
+import type { UserAgentInfo } from "../src/Tools/UserAgent/Schemas.ts"
+import { parseUserAgent } from "../src/Tools/UserAgent/parse/Normalise.ts"
 import { type Corpus, defaultCorpora, type Labelled, readJsonLines } from "./corpora.ts"
 
 type Field = "browser" | "os" | "deviceType" | "bot"

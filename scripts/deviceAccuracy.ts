@@ -10,7 +10,7 @@
 import { Effect } from "effect"
 import { readFileSync } from "node:fs"
 import { loadLookups } from "../src/Tools/UserAgent/device/Database.ts"
-import { parseUserAgent } from "../src/Tools/UserAgent/UserAgentNormalise.ts"
+import { parseUserAgent } from "../src/Tools/UserAgent/parse/Normalise.ts"
 import { builtCorpora } from "./corpora.ts"
 
 interface DeviceRow {

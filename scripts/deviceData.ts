@@ -17,7 +17,7 @@ import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
 import { type DeviceData, filingData, toJson } from "../src/Tools/UserAgent/device/Data.ts"
-import { branches, fileTexts, spread } from "../src/Tools/UserAgent/PatternFiling.ts"
+import { branches, fileTexts, spread } from "../src/Tools/UserAgent/device/PatternFiling.ts"
 import { checkPatternCosts, costLines } from "./devicePatternCost.ts"
 
 const outAt = process.argv.indexOf("--out")
@@ -38,10 +38,11 @@ interface BrandEntry extends ModelEntry {
 const packageDir = dirname(Bun.resolveSync(`${PACKAGE}/package.json`, import.meta.dir))
 const version: string = JSON.parse(readFileSync(`${packageDir}/package.json`, "utf8")).version
 // what the file depends on: the package's version, this script and the code that reads the patterns and defines
-// the file's layout; and the check it passed, and the window it was checked at (DevicePatterns.ts)
-const stamp = ["PatternTexts", "PatternFiling", "PatternWindows", "PatternIndex", "device/Data", "DevicePatterns"]
+// the file's layout; and the check it passed, and the window it was checked at (device/Patterns.ts)
+const stamp = ["PatternTexts", "PatternFiling", "PatternIndex", "Data", "Patterns"]
   .reduce(
-    (hash, file) => hash.update(readFileSync(new URL(`../src/Tools/UserAgent/${file}.ts`, import.meta.url).pathname)),
+    (hash, file) =>
+      hash.update(readFileSync(new URL(`../src/Tools/UserAgent/device/${file}.ts`, import.meta.url).pathname)),
     createHash("sha256")
       .update(version)
       .update(readFileSync(new URL(import.meta.url).pathname))

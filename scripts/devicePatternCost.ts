@@ -8,7 +8,7 @@
  * `BOUND_MS` fails the generation. Each string is timed once, in CPU time, and again (the least of three) when it
  * costs more than a tenth of the bound.
  */
-import { devicePattern, WINDOW } from "../src/Tools/UserAgent/DevicePatterns.ts"
+import { devicePattern, WINDOW } from "../src/Tools/UserAgent/device/Patterns.ts"
 
 /** The most one pattern may cost on one string of `WINDOW` characters. */
 export const BOUND_MS = 2

@@ -7,7 +7,7 @@
  *   bun scripts/libraryOwn.ts ../ua-parser-js
  */
 import { git as gitIn, type Row, writeCorpus } from "./corpusFiles.ts"
-import { deviceTypes } from "../src/Tools/UserAgent/UserAgentFamilies.ts"
+import { deviceTypes } from "../src/Tools/UserAgent/parse/Names.ts"
 import { browserLabel, osFamily } from "./corpusLabels.ts"
 
 const repo = process.argv[2]

@@ -15,7 +15,7 @@ import { existsSync, mkdirSync } from "node:fs"
 import { Effect } from "effect"
 import { UAParser } from "ua-parser-js"
 import { loadLookups } from "../src/Tools/UserAgent/device/Database.ts"
-import { parseUserAgent } from "../src/Tools/UserAgent/UserAgentNormalise.ts"
+import { parseUserAgent } from "../src/Tools/UserAgent/parse/Normalise.ts"
 import { builtCorpora, readJsonLines } from "./corpora.ts"
 
 const args = process.argv.slice(2)
@@ -40,10 +40,12 @@ if (!existsSync(`${dir}/src`)) {
   execFileSync("tar", ["-x", "-C", dir], { input: archive })
 }
 if (hasGenerator) execFileSync(process.execPath, [`${dir}/${generator}`], { stdio: "inherit" })
-// the parser moved from src/Domain to src/Tools/UserAgent: either place, as REV has it
-const module = [`${dir}/src/Tools/UserAgent/UserAgentNormalise.ts`, `${dir}/src/Domain/UserAgentNormalise.ts`].find(
-  existsSync
-)
+// the parser moved from src/Domain to src/Tools/UserAgent, then to its parse/: any place, as REV has it
+const module = [
+  `${dir}/src/Tools/UserAgent/parse/Normalise.ts`,
+  `${dir}/src/Tools/UserAgent/UserAgentNormalise.ts`,
+  `${dir}/src/Domain/UserAgentNormalise.ts`
+].find(existsSync)
 const parseBefore: typeof parseUserAgent = (await import(module!)).parseUserAgent
 // REV's device database: a service's lookup since it has one, else its parser's own
 const revDatabase = `${dir}/src/Tools/UserAgent/device/Database.ts`

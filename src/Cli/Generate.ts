@@ -6,7 +6,7 @@
 import { Effect, Option, Stdio, Stream } from "effect"
 import { Command, Flag } from "effect/cli"
 import { BROWSER_FAMILIES, DEVICE_FAMILIES, OS_FAMILIES } from "../Tools/UserAgent/Families.ts"
-import { UserAgents } from "../Tools/UserAgent/UserAgents.ts"
+import { UserAgents } from "../Tools/UserAgent/Service.ts"
 import { report } from "./Report.ts"
 import { UserAgentsLive } from "./Services.ts"
 

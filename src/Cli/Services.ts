@@ -4,7 +4,7 @@
  */
 import { Config, Effect, Layer, Option } from "effect"
 import { AppConfig, type InvalidConfig, parse } from "../Config.ts"
-import { UserAgents } from "../Tools/UserAgent/UserAgents.ts"
+import { UserAgents } from "../Tools/UserAgent/Service.ts"
 
 const OfflineConfig = Layer.effect(
   AppConfig,

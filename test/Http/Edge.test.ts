@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test"
 import { Effect, Layer } from "effect"
-import { UserAgents } from "../../src/Tools/UserAgent/UserAgents.ts"
+import { UserAgents } from "../../src/Tools/UserAgent/Service.ts"
 import { Estimator } from "../../src/Tools/Wage/Estimator.ts"
 import { CHROME_WINDOWS, errorOf, json, KEY, makeTestApp, UA_PATH, WAGE_PATH } from "../support/TestApp.ts"
 

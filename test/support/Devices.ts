@@ -1,7 +1,7 @@
 /** The device database's lookups as the service builds them, and the parser with them: what the service answers. */
 import { Effect } from "effect"
 import { loadLookups } from "../../src/Tools/UserAgent/device/Database.ts"
-import { parseUserAgent as parse } from "../../src/Tools/UserAgent/UserAgentNormalise.ts"
+import { parseUserAgent as parse } from "../../src/Tools/UserAgent/parse/Normalise.ts"
 
 export const { identify, scan } = await Effect.runPromise(loadLookups)
 

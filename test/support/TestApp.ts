@@ -16,7 +16,7 @@ import { Drain } from "../../src/Services/Drain.ts"
 import { makeMemoryStore } from "../../src/RateLimit/MemoryStore.ts"
 import { RateLimiter } from "../../src/RateLimit/Limiter.ts"
 import { UserAgentHandlers } from "../../src/Tools/UserAgent/index.ts"
-import type { UserAgents } from "../../src/Tools/UserAgent/UserAgents.ts"
+import type { UserAgents } from "../../src/Tools/UserAgent/Service.ts"
 import type { Estimator } from "../../src/Tools/Wage/Estimator.ts"
 import { WageHandlers } from "../../src/Tools/Wage/index.ts"
 

@@ -2,12 +2,12 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { InvalidRequestWire } from "../../Errors.ts"
 import { TokenCost } from "../TokenCost.ts"
-import { MAX_BATCH, UserAgentRequest, UserAgentResponse } from "./UserAgent.ts"
+import { MAX_BATCH, UserAgentRequest, UserAgentResponse } from "./Schemas.ts"
 
 const batchSize = (n: unknown): number | undefined =>
   typeof n === "number" && Number.isInteger(n) && n >= 1 && n <= MAX_BATCH ? n : undefined
 
-/** One token a user agent of a batch; a size the schema refuses costs one, as any refused body does. */
+/** One token a user agent of a batch; a size the schema refuses costs one, like every refused body. */
 export const tokenCost = (body: object): number => {
   const { operation, userAgents, count } = body as Record<string, unknown>
   if (operation === "parse" && !("userAgent" in body))

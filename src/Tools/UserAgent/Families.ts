@@ -1,18 +1,19 @@
-/**
- * The families the contract reports by name, written once: the request schemas, the normalisation and the
- * generator all derive from these lists.
- */
+/** The families the contract names, written once: the schemas, the normalisation and the generator derive from them. */
+import { Schema } from "effect"
+
 export const BROWSER_FAMILIES = ["Chrome", "Firefox", "Safari", "Edge", "IE"] as const
-export type BrowserFamily = (typeof BROWSER_FAMILIES)[number]
-
 export const OS_FAMILIES = ["Windows", "macOS", "iOS", "Android", "Linux"] as const
-export type OsFamily = (typeof OS_FAMILIES)[number]
-
 export const DEVICE_FAMILIES = ["Desktop", "Mobile", "Tablet"] as const
-export type DeviceFamily = (typeof DEVICE_FAMILIES)[number]
-
 export const DEVICE_TYPES = [...DEVICE_FAMILIES, "SmartTV", "Console", "Wearable", "XR", "Embedded", "Unknown"] as const
-export type DeviceType = (typeof DEVICE_TYPES)[number]
+
+export const BrowserFamily = Schema.Literals(BROWSER_FAMILIES).annotate({ identifier: "BrowserFamily" })
+export const OsFamily = Schema.Literals(OS_FAMILIES).annotate({ identifier: "OsFamily" })
+export const DeviceFamily = Schema.Literals(DEVICE_FAMILIES).annotate({ identifier: "DeviceFamily" })
+export const DeviceType = Schema.Literals(DEVICE_TYPES).annotate({ identifier: "DeviceType" })
+export type BrowserFamily = typeof BrowserFamily.Type
+export type OsFamily = typeof OsFamily.Type
+export type DeviceFamily = typeof DeviceFamily.Type
+export type DeviceType = typeof DeviceType.Type
 
 const browserFamilies: ReadonlySet<string> = new Set(BROWSER_FAMILIES)
 export const isBrowserFamily = (name: string): name is BrowserFamily => browserFamilies.has(name)

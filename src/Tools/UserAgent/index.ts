@@ -3,8 +3,8 @@ import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { ToolsApi } from "../../Api.ts"
 import type { InvalidRequest } from "../../Errors.ts"
-import type { UserAgentInfo, UserAgentRequest, UserAgentResponse } from "./UserAgent.ts"
-import { UserAgents } from "./UserAgents.ts"
+import type { UserAgentInfo, UserAgentRequest, UserAgentResponse } from "./Schemas.ts"
+import { UserAgents } from "./Service.ts"
 
 export const answer = (
   userAgents: UserAgents["Service"],
@@ -21,10 +21,7 @@ export const answer = (
   return Effect.map(data, (data) => ({ success: true as const, data }))
 }
 
-/**
- * A batch is written unencoded: its schema would re-check every result the parser made and typed, a large share of
- * the request (bench/README.md); tests hold it equal to the single answers, which are encoded.
- */
+// A batch is written unencoded: its schema would re-check every result the parser typed (tests hold it equal).
 const respond = (response: UserAgentResponse) =>
   Array.isArray(response.data) ? HttpServerResponse.jsonUnsafe(response) : response
 

@@ -3,8 +3,8 @@ import { afterAll, describe, expect, test } from "bun:test"
 import { Effect, Layer, Random } from "effect"
 import * as fc from "fast-check"
 import { AppConfig } from "../../../src/Config.ts"
-import { seeded } from "../../../src/Tools/UserAgent/UserAgentGenerate.ts"
-import { UserAgents } from "../../../src/Tools/UserAgent/UserAgents.ts"
+import { seeded } from "../../../src/Tools/UserAgent/generate/Pools.ts"
+import { UserAgents } from "../../../src/Tools/UserAgent/Service.ts"
 import { json, makeTestApp, UA_PATH } from "../../support/TestApp.ts"
 
 const draws = (seed: number) => Effect.runSync(seeded(Effect.all([Random.next, Random.next, Random.next]), seed))

@@ -1,7 +1,7 @@
 /** What the lookups read, built from the generated data a step at a time, each step after the service's pause point. */
 import { Effect } from "effect"
-import { devicePattern } from "../DevicePatterns.ts"
-import { type Filing, makePatternIndex, type PatternIndex } from "../PatternIndex.ts"
+import { devicePattern } from "./Patterns.ts"
+import { type Filing, makePatternIndex, type PatternIndex } from "./PatternIndex.ts"
 import { type DeviceData, filingOf } from "./Data.ts"
 
 export interface Brand {
@@ -48,7 +48,6 @@ const modelsOf = (starts: ReadonlyArray<number>, patterns: ReadonlyArray<string>
 const regexOf = (sources: ReadonlyArray<string>, brandOf: Int32Array) =>
   memo((brand) => sources.filter((_, b) => brandOf[b] === brand.n).join("|"))
 
-/** The database, built a step after each `pause`. */
 export const build = (data: DeviceData, pause: Effect.Effect<void>): Effect.Effect<Database> =>
   Effect.gen(function* () {
     const { names, gates, templates } = data.brands

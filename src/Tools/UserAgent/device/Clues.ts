@@ -1,7 +1,4 @@
-/**
- * The vendor a string's own browser or platform names where no model code does: software a vendor makes for its own
- * devices. In this order, the first the string carries names the vendor.
- */
+/** The vendor a string's own browser or platform names where no model code does: the first clue it carries. */
 import type { DeviceType } from "../Families.ts"
 
 interface Clue {
@@ -12,20 +9,16 @@ interface Clue {
 }
 
 export const vendorClues: ReadonlyArray<Clue> = [
-  // Samsung's TVs ("(SMART-TV; X11; Linux armv7l)", "(SMART-TV; LINUX; Tizen 6.0)"), Tizen, the system of Samsung's
-  // phones, watches and TVs, and Samsung Internet (developer.samsung.com/internet/user-agent-string-format.html)
+  // Samsung's TVs, Tizen (its phones', watches' and TVs' system) and Samsung Internet
   { vendor: "Samsung", clue: /\(SMART-TV;|\bTizen\b|\bSamsungBrowser\// },
-  // Huawei's browser and its HarmonyOS
   { vendor: "Huawei", clue: /\bHuaweiBrowser\/|\bHarmonyOS\b/ },
-  // the browser of Xiaomi's MIUI
   { vendor: "Xiaomi", clue: /\bMiuiBrowser\// },
-  // Kindle readers and Fire tablets by their model codes ("KFTRWI"); Silk, Amazon's browser, on its tablets and Echo
-  // Show (Fire TV's Silk runs on other makers' TVs too)
+  // Kindle and Fire tablets' codes ("KFTRWI"); Silk on its tablets and Echo Show (Fire TV's runs on others' TVs)
   { vendor: "Amazon", clue: /\bKindle\b|; KF[A-Z]{2,6}(?: Build|[;)])/ },
   { vendor: "Amazon", clue: /\bSilk\/\d/, on: ["Mobile", "Tablet", "Embedded"] }
 ]
 
-// every clue in one pattern: most strings carry none, and one scan tells
+// most strings carry no clue: one scan tells
 const anyClue = new RegExp(vendorClues.map(({ clue }) => clue.source).join("|"))
 
 /** The vendor the string's browser or platform names for a device of class `type`, if any. */

@@ -1,8 +1,8 @@
 /** The generated device database's shape: plain JSON, column by column (scripts/deviceData.ts writes it). */
 import { Schema } from "effect"
-import type { Filing } from "../PatternIndex.ts"
+import type { Filing } from "./PatternIndex.ts"
 
-// A column checked in one loop: Schema's decoding element by element made the start several times slower
+// a column checked in one loop: Schema's decoding element by element made the start much slower
 const column = <A>(is: (value: unknown) => value is A) =>
   Schema.declare((value: unknown): value is ReadonlyArray<A> => Array.isArray(value) && value.every(is))
 const Numbers = column((value): value is number => typeof value === "number")

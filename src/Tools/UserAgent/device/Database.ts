@@ -1,12 +1,9 @@
-/**
- * The generated file (embedded in the compiled binary by its import) is read whole and checked at start, so a damaged
- * one stops the start; the lookups are built from it in the background, and it is never read again.
- */
+/** The generated file is read and checked at start, so a damaged one stops it; the lookups build in the background. */
 /// <reference path="./Generated.d.ts" />
 import { Context, Data, Deferred, Effect, Layer, Schema } from "effect"
 import { readFile } from "node:fs/promises"
 import file from "../../../../generated/devices.data" with { type: "file" }
-import { Slicer } from "../Slices.ts"
+import { Slicer } from "../Slicer.ts"
 import { build } from "./Build.ts"
 import { DeviceData } from "./Data.ts"
 import { type Lookups, lookups } from "./Lookup.ts"
@@ -50,7 +47,7 @@ export class DeviceDatabase extends Context.Service<
       const data = yield* readDeviceData(file)
       const { pause } = yield* Slicer
       const built = yield* Deferred.make<Lookups>()
-      // a fiber that ends with the build, so that nothing keeps the parsed file once the lookups are made of it
+      // a fiber that ends with the build, so nothing keeps the parsed file
       const building = Effect.map(build(data, pause), lookups).pipe(Effect.withSpan("DeviceDatabase.build"))
       yield* Effect.forkScoped(Deferred.into(building, built))
       return DeviceDatabase.of({ lookups: Deferred.await(built) })

@@ -1,10 +1,9 @@
 /**
- * A device's brand and marketing name by Matomo device-detector's database (LGPL-3.0, node-device-detector's MIT
- * copy): the first brand whose pattern matches, in Matomo's order of parsers, then the first of its models; only the
- * patterns whose literal texts occur in the string run (PatternIndex.ts).
+ * A device's brand and name by Matomo device-detector's database (LGPL-3.0, node-device-detector's MIT copy): the
+ * first brand whose pattern matches, in Matomo's order, then the first of its models.
  */
-import { allPatterns, modelName, RECENT, recentPatterns, WINDOW } from "../DevicePatterns.ts"
-import { makePatternIndex, type PatternIndex } from "../PatternIndex.ts"
+import { allPatterns, modelName, RECENT, recentPatterns, WINDOW } from "./Patterns.ts"
+import { type Found, makePatternIndex, type PatternIndex } from "./PatternIndex.ts"
 import type { Brand, Database } from "./Build.ts"
 
 export interface DeviceIdentity {
@@ -25,8 +24,6 @@ export interface Lookups {
 
 // the brands the contract names otherwise (the brand that sells a BlackBerry is BlackBerry)
 const brandNames: Readonly<Record<string, string>> = { RIM: "BlackBerry" }
-
-type Found<A> = { readonly entry: A; readonly match: RegExpExecArray } | undefined
 
 interface Search {
   readonly model: (models: PatternIndex<number>, ua: string, lower: string) => Found<number>

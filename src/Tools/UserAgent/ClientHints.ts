@@ -1,0 +1,63 @@
+/** User-Agent Client Hints: the request field that carries them, and the hints a parse reads. */
+import { Schema } from "effect"
+
+/** The longest value each hint may have: every value its specification allows, with room for GREASE brands. */
+const HINT_LENGTHS: Readonly<Record<string, number>> = {
+  "sec-ch-ua": 512,
+  "sec-ch-ua-full-version-list": 512,
+  "sec-ch-ua-form-factors": 128,
+  "sec-ch-ua-platform": 64,
+  "sec-ch-ua-platform-version": 64,
+  "sec-ch-ua-model": 64,
+  "sec-ch-ua-arch": 32,
+  "sec-ch-ua-bitness": 16,
+  "sec-ch-ua-mobile": 8,
+  "sec-ch-ua-wow64": 8
+}
+/** Any other `sec-ch-ua-*` name, which the parser may read too. */
+const OTHER_HINT_LENGTH = 128
+
+const isHint = (name: string): boolean => name.toLowerCase().startsWith("sec-ch-ua")
+
+// A hint is data the parser reads, so its length bounds the parse's work.
+const hintTooLong = (headers: Readonly<Record<string, string>>) => {
+  for (const [name, value] of Object.entries(headers)) {
+    if (!isHint(name)) continue
+    const limit = HINT_LENGTHS[name.toLowerCase()] ?? OTHER_HINT_LENGTH
+    if (value.length > limit) return { path: [name], issue: `must be at most ${limit} characters` }
+  }
+  return undefined
+}
+
+export const ClientHintHeaders = Schema.Record(
+  Schema.String,
+  Schema.String.annotate({ message: "must be a string, as a browser sends the header" })
+)
+  .annotate({
+    description:
+      "User-Agent Client Hints request headers (sec-ch-ua, sec-ch-ua-platform, sec-ch-ua-platform-version, " +
+      "sec-ch-ua-mobile, sec-ch-ua-model, sec-ch-ua-arch, sec-ch-ua-bitness, sec-ch-ua-full-version-list, " +
+      "sec-ch-ua-form-factors); names case-insensitive, values as a browser sends them, each at most 512 characters " +
+      "(sec-ch-ua-model, -platform and -platform-version 64; docs/API.md lists every limit). They refine a frozen or " +
+      'reduced string: Windows 11, full browser versions, the real model behind Android\'s "K".',
+    examples: [{ "sec-ch-ua-platform": '"Windows"', "sec-ch-ua-platform-version": '"15.0.0"' }],
+    message: "must be an object of header names to string values"
+  })
+  .check(Schema.makeFilter(hintTooLong))
+
+/** Only client hints change a parse: other headers (or none) leave the string's own, cacheable answer. */
+export const hasClientHints = (
+  headers: Readonly<Record<string, string>> | undefined
+): headers is Record<string, string> => headers !== undefined && Object.keys(headers).some(isHint)
+
+/**
+ * The hints by their lower-case names, so a client's other names ("__proto__") never become keys; a plain object,
+ * since the library calls its `hasOwnProperty`.
+ */
+export const clientHints = (headers: Readonly<Record<string, string>>): Record<string, string> | undefined => {
+  let hints: Record<string, string> | undefined
+  for (const [name, value] of Object.entries(headers)) {
+    if (isHint(name) && typeof value === "string") (hints ??= {})[name.toLowerCase()] = value
+  }
+  return hints
+}

@@ -1,0 +1,146 @@
+/**
+ * The user-agent tool as a service: parses through a cache (traffic repeats strings), pools made on first generate.
+ * A parse waits for the device database's lookups, so its answer never depends on when it came.
+ */
+import { Context, Effect, Layer } from "effect"
+import { readFile } from "node:fs/promises"
+import trafficFile from "../../../node_modules/user-agents/dist/user-agents.json" with { type: "file" }
+import { AppConfig } from "../../Config.ts"
+import { InvalidRequest } from "../../Errors.ts"
+import { hasClientHints } from "./ClientHints.ts"
+import type { UserAgentInfo } from "./Schemas.ts"
+import { Slicer } from "./Slicer.ts"
+import { DeviceDatabase, type DeviceDataUnreadable } from "./device/Database.ts"
+import type { Lookup } from "./device/Lookup.ts"
+import { fill } from "./generate/Fill.ts"
+import { checkCombination, type GenerateOptions } from "./generate/Combinations.ts"
+import { buildPools, generate, type Pools, seeded } from "./generate/Pools.ts"
+import { parseAll, trafficEntries } from "./generate/Traffic.ts"
+import { countHit, countMiss, makeParseCache } from "./parse/Cache.ts"
+import { parseUserAgent } from "./parse/Normalise.ts"
+
+export interface GenerateRequestOptions extends GenerateOptions {
+  readonly seed?: number | undefined
+}
+
+type Headers = Readonly<Record<string, string>>
+
+const invalid = (path: string, problem: string) =>
+  new InvalidRequest({ message: `${path} ${problem}`, details: [{ path, message: problem }] })
+
+const unknown = (userAgent: string): UserAgentInfo => ({
+  userAgent,
+  browser: { name: "Unknown", version: "Unknown" },
+  os: { name: "Unknown", version: "Unknown" },
+  device: { type: "Unknown", vendor: "Unknown", model: "Unknown", name: "Unknown" },
+  cpu: { architecture: "Unknown" },
+  engine: { name: "Unknown", version: "Unknown" },
+  bot: { isBot: false, name: "Unknown", category: "Unknown" }
+})
+
+// The parser is third-party code fed arbitrary input: a throw must not become a 500 for one odd string.
+const safeParse = (devices: Lookup, userAgent: string, headers?: Headers): UserAgentInfo => {
+  try {
+    return parseUserAgent(userAgent, headers, { devices })
+  } catch {
+    return unknown(userAgent)
+  }
+}
+
+// A wrong seed or a combination no browser has is answered without loading the data set.
+const check = (options: GenerateRequestOptions): InvalidRequest | undefined =>
+  options.seed !== undefined && !Number.isSafeInteger(options.seed)
+    ? invalid("seed", "must be an integer")
+    : checkCombination(options)
+
+const draw = (pools: Pools, options: GenerateRequestOptions, index: number) =>
+  options.seed === undefined ? generate(pools, options) : seeded(generate(pools, options), options.seed, index)
+
+export class UserAgents extends Context.Service<
+  UserAgents,
+  {
+    readonly parse: (userAgent: string, headers?: Headers) => Effect.Effect<UserAgentInfo>
+    readonly parseMany: (userAgents: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<UserAgentInfo>>
+    readonly generate: (options: GenerateRequestOptions) => Effect.Effect<UserAgentInfo, InvalidRequest>
+    /** `count` strings from item `from` (0 unless paging), each drawn as `seeded` says; callers cap `count`. */
+    readonly generateMany: (
+      options: GenerateRequestOptions,
+      count: number,
+      from?: number
+    ) => Effect.Effect<ReadonlyArray<UserAgentInfo>, InvalidRequest>
+  }
+>()("app/UserAgents") {
+  static readonly layer: Layer.Layer<UserAgents, DeviceDataUnreadable, AppConfig> = Layer.effect(
+    UserAgents,
+    Effect.gen(function* () {
+      const size = (yield* AppConfig).uaCacheSize
+      const cache = size > 0 ? makeParseCache(size) : undefined
+      const { pause: slice } = yield* Slicer
+      const devices = yield* DeviceDatabase
+
+      const cacheable = (headers?: Headers) => cache !== undefined && !hasClientHints(headers)
+      const cached = (userAgent: string, headers?: Headers): UserAgentInfo | undefined => {
+        const hit = cacheable(headers) ? cache?.get(userAgent) : undefined
+        if (hit !== undefined) countHit()
+        return hit
+      }
+      const parseNow = (identify: Lookup, userAgent: string, headers?: Headers) => {
+        if (!cacheable(headers)) return safeParse(identify, userAgent, headers)
+        const info = safeParse(identify, userAgent)
+        cache?.set(userAgent, info)
+        countMiss()
+        return info
+      }
+      // No Effect.fn: a span costs more than a hit.
+      const parseUncached = (userAgent: string, headers?: Headers) =>
+        Effect.andThen(
+          slice,
+          Effect.map(devices.lookups, ({ identify }) => parseNow(identify, userAgent, headers))
+        )
+      const parse = (userAgent: string, headers?: Headers): Effect.Effect<UserAgentInfo> =>
+        Effect.suspend(() => {
+          const hit = cached(userAgent, headers)
+          return hit === undefined ? parseUncached(userAgent, headers) : Effect.succeed(hit)
+        })
+      const parseMany = (userAgents: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<UserAgentInfo>> =>
+        Effect.gen(function* () {
+          const answers: Array<UserAgentInfo> = []
+          for (const userAgent of userAgents) answers.push(cached(userAgent) ?? (yield* parseUncached(userAgent)))
+          return answers
+        })
+
+      // The data set's file is read by path: imported as a module, all of it would stay alive for good.
+      const loadPools = Effect.gen(function* () {
+        const text = yield* Effect.promise(() => readFile(String(trafficFile), "utf8"))
+        const entries = yield* trafficEntries(text, slice)
+        const parseFresh = (ua: string) => Effect.map(devices.lookups, ({ identify }) => safeParse(identify, ua))
+        const parsed = yield* parseAll([...entries.map((entry) => entry.userAgent), ...fill], parseFresh, slice)
+        const { identify } = yield* devices.lookups
+        return buildPools(entries, (ua) => parsed.get(ua) ?? safeParse(identify, ua))
+      }).pipe(Effect.withSpan("UserAgents.loadPools"))
+      const pools = yield* Effect.cached(loadPools)
+
+      const generateOne = Effect.fn("UserAgents.generate")(function* (options: GenerateRequestOptions) {
+        const wrong = check(options)
+        if (wrong !== undefined) return yield* wrong
+        return yield* draw(yield* pools, options, 0)
+      })
+      const generateMany = Effect.fn("UserAgents.generateMany")(function* (
+        options: GenerateRequestOptions,
+        count: number,
+        from = 0
+      ) {
+        if (!Number.isSafeInteger(count) || count < 1)
+          return yield* invalid("count", "must be an integer of at least 1")
+        const wrong = check(options)
+        if (wrong !== undefined) return yield* wrong
+        const loaded = yield* pools
+        const items: Array<UserAgentInfo> = []
+        for (let index = from; index < from + count; index++) items.push(yield* draw(loaded, options, index))
+        return items
+      })
+
+      return UserAgents.of({ parse, parseMany, generate: generateOne, generateMany })
+    })
+  ).pipe(Layer.provide(DeviceDatabase.layer), Layer.provide(Slicer.layer))
+}

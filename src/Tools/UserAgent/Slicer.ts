@@ -1,0 +1,30 @@
+/** Long work a slice at a time, so a request arriving meanwhile waits for one slice at most. */
+import { Context, Effect, Layer } from "effect"
+
+/** The work in one slice, in milliseconds of `performance.now()`. */
+export const SLICE_MS = 2
+
+/**
+ * A pause point to `yield*` before each piece of costly work, shared by every fiber: once a slice's work reaches
+ * SLICE_MS, each waits for the event loop's next turn. So many costly requests hold a cheap one for a slice only.
+ */
+export const makeSlicer = (): Effect.Effect<void> => {
+  let sliceEnds = 0
+  let startedAt = -1
+  const pause: Effect.Effect<void> = Effect.suspend(() => {
+    const pausedAt = performance.now()
+    if (pausedAt < sliceEnds) return Effect.void
+    return Effect.flatMap(Effect.yieldNow, () => {
+      if (startedAt > pausedAt) return pause
+      startedAt = performance.now()
+      sliceEnds = startedAt + SLICE_MS
+      return Effect.void
+    })
+  })
+  return pause
+}
+
+/** The one pause point of the user-agent service and the device database. */
+export class Slicer extends Context.Service<Slicer, { readonly pause: Effect.Effect<void> }>()("app/Slicer") {
+  static readonly layer: Layer.Layer<Slicer> = Layer.sync(Slicer, () => ({ pause: makeSlicer() }))
+}

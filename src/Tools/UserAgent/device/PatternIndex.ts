@@ -1,0 +1,118 @@
+/**
+ * An ordered list of case-insensitive patterns that answers "the first one that matches" without running them all:
+ * each pattern comes with literal texts one of which any match contains (device/PatternTexts.ts), filed under a window
+ * of two or three of their characters (device/PatternFiling.ts). Only the patterns with a text in the string run, in
+ * list order, so the answer is a full scan's (`scan`; scripts/deviceIndexCheck.ts compares them).
+ */
+
+/** The end of a text, a character of its own: a pattern's `$` is read as it, and `first` reads it after the string. */
+export const END = "\u0000"
+
+/**
+ * The texts filed under each key, keys ascending. A key is a window of three characters, `(c0 << 16) | (c1 << 8) |
+ * c2`, or of two, `0x1000000 | (c0 << 8) | c1`, each code cut to its low byte (a collision only adds a candidate).
+ */
+export interface Filing {
+  readonly keys: Int32Array
+  /** where each key's texts start, and where the last one's end */
+  readonly starts: Int32Array
+  /** each text's pattern, by its place in the list */
+  readonly entries: Int32Array
+  /** each text's piece around its key's window, one after the other, a byte a character */
+  readonly pieces: Uint8Array
+  /** where each piece ends in `pieces` */
+  readonly ends: Int32Array
+  /** where the key's window is in each piece */
+  readonly offsets: Uint8Array
+  /** the patterns without a text: they always run */
+  readonly always: Int32Array
+}
+
+/** The RegExp to run for a pattern's source: the caller keeps what it can afford to. */
+export type Compile = (source: string) => RegExp
+
+export type Found<A> = { readonly entry: A; readonly match: RegExpExecArray } | undefined
+
+export interface PatternIndex<A> {
+  /** The first entry, in list order, that `accept`s and whose pattern matches `text` (`lower` lower-cased). */
+  readonly first: (text: string, lower: string, compile: Compile, accept?: (entry: A) => boolean) => Found<A>
+  /** The same answer by running every pattern in order. */
+  readonly scan: (text: string, compile: Compile, accept?: (entry: A) => boolean) => Found<A>
+}
+
+/** Indexes `entries` (patterns `source(entry)`) by their `filing`; without one, `first` is `scan`. */
+export const makePatternIndex = <A>(
+  entries: ReadonlyArray<A>,
+  source: (entry: A) => string,
+  filing?: Filing
+): PatternIndex<A> => {
+  const scan: PatternIndex<A>["scan"] = (text, compile, accept) => {
+    for (let n = 0; n < entries.length; n++) {
+      const entry = entries[n]!
+      if (accept !== undefined && !accept(entry)) continue
+      const match = compile(source(entry)).exec(text)
+      if (match !== null) return { entry, match }
+    }
+    return undefined
+  }
+  if (filing === undefined) return { first: (text, _lower, compile, accept) => scan(text, compile, accept), scan }
+  const { keys, starts, entries: entryOf, pieces, ends, offsets, always } = filing
+  // where each key is in `keys`: an open-addressed table, -1 where empty
+  const bits = Math.max(10, Math.ceil(Math.log2(keys.length * 2)))
+  const slot = (key: number): number => Math.imul(key, 0x9e3779b1) >>> (32 - bits)
+  const slots = new Int32Array(1 << bits).fill(-1)
+  keys.forEach((key, at) => {
+    let s = slot(key)
+    while (slots[s] !== -1) s = (s + 1) & ((1 << bits) - 1)
+    slots[s] = at
+  })
+  const charAt = (lower: string, i: number): number => (i < lower.length ? lower.charCodeAt(i) : 0)
+  // the entries whose text occurs whole at `at`, where its key's window does
+  const lookUp = (lower: string, key: number, at: number, into: Array<number>): void => {
+    let s = slot(key)
+    while (slots[s] !== -1 && keys[slots[s]!] !== key) s = (s + 1) & ((1 << bits) - 1)
+    const k = slots[s]!
+    if (k === -1) return
+    for (let t = starts[k]!; t < starts[k + 1]!; t++) {
+      const [from, to, begin] = [t === 0 ? 0 : ends[t - 1]!, ends[t]!, at - offsets[t]!]
+      if (begin < 0) continue
+      let c = from
+      while (c < to && (charAt(lower, begin + c - from) & 0xff) === pieces[c]) c++
+      if (c === to) into.push(entryOf[t]!)
+    }
+  }
+  // by a window's first two characters, hashed: 1 if a pair may be filed under them, 2 if a three-character window
+  const opening = new Uint8Array(1 << 12)
+  const openingOf = (c0: number, c1: number): number => ((c0 * 67) ^ c1) & 0xfff
+  for (const key of keys)
+    if (key > 0xffffff) opening[openingOf((key >>> 8) & 0xff, key & 0xff)]! |= 1
+    else opening[openingOf(key >>> 16, (key >>> 8) & 0xff)]! |= 2
+  return {
+    first: (text, lower, compile, accept) => {
+      const candidates = [...always]
+      const last = lower.length // END's place
+      let c1 = charAt(lower, 0) & 0xff
+      for (let i = 0; i < last; i++) {
+        const c0 = c1
+        c1 = charAt(lower, i + 1) & 0xff
+        const open = opening[openingOf(c0, c1)]!
+        if (open === 0) continue
+        if ((open & 1) !== 0) lookUp(lower, 0x1000000 | (c0 << 8) | c1, i, candidates)
+        if ((open & 2) !== 0 && i + 1 < last)
+          lookUp(lower, (c0 << 16) | (c1 << 8) | (charAt(lower, i + 2) & 0xff), i, candidates)
+      }
+      // in list order, each once
+      candidates.sort((a, b) => a - b)
+      for (let c = 0; c < candidates.length; c++) {
+        const n = candidates[c]!
+        if (n === candidates[c - 1]) continue
+        const entry = entries[n]!
+        if (accept !== undefined && !accept(entry)) continue
+        const match = compile(source(entry)).exec(text)
+        if (match !== null) return { entry, match }
+      }
+      return undefined
+    },
+    scan
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * The parse cache: answers by string, at most `entries` of them and about 512 characters each on average, so long
+ * strings hold fewer (never less than room for the longest string with its answer).
+ */
+import { Context, Metric } from "effect"
+import { LRUCache } from "lru-cache"
+import type { UserAgentInfo } from "../Schemas.ts"
+
+const CHARACTERS_PER_ENTRY = 512
+const MIN_CHARACTERS = 65_536
+
+/** The characters an entry holds: its string and its answer's. */
+const charactersOf = (info: UserAgentInfo, userAgent: string): number => {
+  let total = userAgent.length
+  for (const part of [info.browser, info.os, info.device, info.cpu, info.engine, info.bot]) {
+    for (const value of Object.values(part)) total += typeof value === "string" ? value.length : 1
+  }
+  return total
+}
+
+export const makeParseCache = (entries: number): LRUCache<string, UserAgentInfo> =>
+  new LRUCache({
+    max: entries,
+    maxSize: Math.max(entries * CHARACTERS_PER_ENTRY, MIN_CHARACTERS),
+    sizeCalculation: charactersOf
+  })
+
+const hits = Metric.counter("ua_parse_cache_hits_total", {
+  description: "User-agent parses answered from the cache",
+  incremental: true
+})
+const misses = Metric.counter("ua_parse_cache_misses_total", {
+  description: "User-agent parses computed and cached",
+  incremental: true
+})
+// Updated in place in the default registry that /metrics reads; registered now, so they show 0 from the start.
+const registry = Context.empty()
+hits.updateUnsafe(0, registry)
+misses.updateUnsafe(0, registry)
+
+export const countHit = (): void => hits.updateUnsafe(1, registry)
+export const countMiss = (): void => misses.updateUnsafe(1, registry)

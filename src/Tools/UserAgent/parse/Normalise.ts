@@ -1,0 +1,97 @@
+// From ua-parser-js's result to the contract's; `rules: false` is the plain mapping, the accuracy script's baseline.
+import { UAParser } from "ua-parser-js"
+import { clientHints } from "../ClientHints.ts"
+import type { UserAgentInfo } from "../Schemas.ts"
+import { botMatch, detectBot } from "../bots/Detect.ts"
+import type { Lookup } from "../device/Lookup.ts"
+import { deviceAnswer } from "../device/Answer.ts"
+import { browserFamily, deviceType, known, osFamily, UNKNOWN } from "./Names.ts"
+import { decodeSpaces, forLibrary, type ParserResult, refine } from "./Rules.ts"
+import { appExtensions } from "./Tokens.ts"
+
+export interface NormaliseOptions {
+  /** false: the contract's mapping of the library's answer only, without the accuracy rules */
+  readonly rules?: boolean
+  /** sec-ch-ua-mobile "?1": a browser's own word that it is a phone outranks rules read from the string */
+  readonly mobileHint?: boolean
+  /** the string the device database reads, when client hints restored the model a reduced string hides */
+  readonly deviceText?: string
+  /** the device database's lookup (the DeviceDatabase service's); without it, no brand or name comes from it */
+  readonly devices?: Lookup
+}
+
+// a bot that embeds a device's string is read without the "(compatible; ...)" comment naming it ("EzoicBot")
+const withoutBotComment = (ua: string): string => {
+  const token = botMatch(ua)
+  const at = token === null ? -1 : ua.indexOf(token)
+  const [open, close] = [ua.lastIndexOf("(compatible;", at), ua.indexOf(")", at)]
+  if (at < 0 || open < 0 || close < 0 || ua.lastIndexOf(")", at) > open) return ua
+  return (ua.slice(0, open) + ua.slice(close + 1)).trim()
+}
+
+// Matomo's rule: a device that runs iOS or macOS is Apple's
+const vendorOf = (vendor: string | undefined, os: string, rules: boolean): string =>
+  rules && known(vendor) === "Unknown" && (os === "iOS" || os === "macOS") ? "Apple" : known(vendor)
+
+export const normalise = (ua: string, result: ParserResult, options: NormaliseOptions = {}): UserAgentInfo => {
+  const bot = detectBot(ua)
+  const fields = options.rules === false ? result : refine(ua, result, bot, options.mobileHint)
+  const os = osFamily(fields.os.name)
+  const type = deviceType(fields.device.type, os, bot.isBot)
+  // the database holds phones, tablets, TVs and the like: no Windows or Mac desktop, no bot that names no device
+  const desktop = type === "Desktop" && (os === "Windows" || os === "macOS")
+  const looked = options.rules !== false && !desktop && (!bot.isBot || (type !== "Unknown" && type !== "Desktop"))
+  const text = options.deviceText ?? ua
+  const deviceText = looked && bot.isBot ? withoutBotComment(text) : text
+  const identity = looked ? options.devices?.(deviceText) : undefined
+  const vendor = vendorOf(fields.device.vendor, os, options.rules !== false)
+  const device =
+    options.rules === false
+      ? { vendor, model: known(fields.device.model), name: UNKNOWN }
+      : deviceAnswer(
+          deviceText,
+          { vendor, model: fields.device.model },
+          identity,
+          bot.isBot && !looked ? undefined : type
+        )
+  return {
+    userAgent: ua,
+    browser: { name: browserFamily(fields.browser.name), version: known(fields.browser.version) },
+    os: { name: os, version: known(fields.os.version) },
+    device: { type, ...device },
+    cpu: { architecture: known(fields.cpu.architecture) },
+    engine: { name: known(fields.engine.name), version: known(fields.engine.version) },
+    bot: { isBot: bot.isBot, name: bot.name, category: bot.category }
+  }
+}
+
+const isResult = (value: unknown): value is UAParser.IResult =>
+  typeof value === "object" && value !== null && "browser" in value
+
+/** Parse a string, refined by client hints when given (`new` matters: called as a function, UAParser drops them). */
+export const parseUserAgent = (
+  ua: string,
+  headers?: Readonly<Record<string, string>>,
+  options: Omit<NormaliseOptions, "mobileHint"> = {}
+): UserAgentInfo => {
+  const rules = options.rules !== false
+  const text = rules ? decodeSpaces(ua) : ua
+  const hints = headers === undefined ? undefined : clientHints(headers)
+  // the library's extensions name the apps that borrow IE's or WebKit's string (Outlook, Teams, iTunes)
+  const parser = rules ? new UAParser(forLibrary(text), appExtensions, hints) : new UAParser(forLibrary(text), hints)
+  if (hints === undefined) return { ...normalise(text, parser.getResult(), options), userAgent: ua }
+  const result = parser.getResult()
+  // outside a browser withClientHints answers synchronously; its Promise branch is for navigator.userAgentData
+  const refined = result.withClientHints()
+  const mobileHint = hints["sec-ch-ua-mobile"]?.trim() === "?1"
+  // as Matomo does: the model from sec-ch-ua-model in place of Android's reduced "K"
+  const model = hints["sec-ch-ua-model"]?.trim().replace(/^"|"$/g, "")
+  // a function, so that `$&` in a model is not a replacement pattern
+  const deviceText = model ? text.replace(/; K\)/, () => `; ${model})`) : text
+  const info = normalise(text, isResult(refined) ? refined : result, {
+    ...options,
+    ...(mobileHint ? { mobileHint } : {}),
+    deviceText
+  })
+  return { ...info, userAgent: ua }
+}

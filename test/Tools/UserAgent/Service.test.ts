@@ -1,0 +1,195 @@
+import { describe, expect, test } from "bun:test"
+import { ConfigProvider, Context, Effect, Layer, Metric, Result } from "effect"
+import { AppConfig } from "../../../src/Config.ts"
+import { parseUserAgent } from "../../support/Devices.ts"
+import { UserAgents } from "../../../src/Tools/UserAgent/Service.ts"
+
+const CHROME_WINDOWS =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
+
+/** The service as the server builds it, with settings read from these environment variables. */
+const layer = (env: Record<string, string> = {}) =>
+  UserAgents.layer.pipe(
+    Layer.provide(AppConfig.layer),
+    Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env })))
+  )
+
+const run = <A, E>(effect: Effect.Effect<A, E, UserAgents>, env?: Record<string, string>) =>
+  Effect.runPromise(Effect.provide(effect, layer(env)))
+
+/** The counter as /metrics shows it, found by its exported name. */
+const counter = (name: string) =>
+  Effect.map(Metric.snapshot, (snapshots) => {
+    const found = snapshots.find((s) => s.id === name)
+    const state = found?.state as { readonly count?: number } | undefined
+    return Number(state?.count ?? 0)
+  })
+
+const counts = Effect.all({
+  hits: counter("ua_parse_cache_hits_total"),
+  misses: counter("ua_parse_cache_misses_total")
+})
+
+describe("UserAgents.parse", () => {
+  test("the cache counters are registered at 0 before any parse, where /metrics reads them", () => {
+    const ids = Metric.snapshotUnsafe(Context.empty()).map((s) => s.id)
+    expect(ids).toContain("ua_parse_cache_hits_total")
+    expect(ids).toContain("ua_parse_cache_misses_total")
+  })
+
+  test("answers as the domain parser does", async () => {
+    const info = await run(Effect.flatMap(UserAgents, (ua) => ua.parse(CHROME_WINDOWS)))
+    expect(info).toEqual(parseUserAgent(CHROME_WINDOWS))
+  })
+
+  test("a repeated string is a cache hit, counted; the first is a miss", async () => {
+    const ua = `${CHROME_WINDOWS} cache-test/${Date.now()}`
+    const { after, before, first, second } = await run(
+      Effect.gen(function* () {
+        const userAgents = yield* UserAgents
+        const before = yield* counts
+        const first = yield* userAgents.parse(ua)
+        const second = yield* userAgents.parse(ua)
+        return { before, after: yield* counts, first, second }
+      })
+    )
+    expect(second).toEqual(first)
+    expect(after.misses - before.misses).toBe(1)
+    expect(after.hits - before.hits).toBe(1)
+  })
+
+  test("client hints bypass the cache and refine the answer", async () => {
+    const hints = { "Sec-CH-UA-Platform": '"Windows"', "Sec-CH-UA-Platform-Version": '"15.0.0"' }
+    const { after, before, hinted, plain } = await run(
+      Effect.gen(function* () {
+        const userAgents = yield* UserAgents
+        const plain = yield* userAgents.parse(CHROME_WINDOWS)
+        const before = yield* counts
+        const hinted = yield* userAgents.parse(CHROME_WINDOWS, hints)
+        return { plain, hinted, before, after: yield* counts }
+      })
+    )
+    expect(plain.os.version).toBe("10")
+    expect(hinted.os.version).toBe("11")
+    expect(after).toEqual(before)
+  })
+
+  test("UA_CACHE_SIZE=0 turns the cache off", async () => {
+    const { after, before } = await run(
+      Effect.gen(function* () {
+        const userAgents = yield* UserAgents
+        const before = yield* counts
+        yield* userAgents.parse(CHROME_WINDOWS)
+        yield* userAgents.parse(CHROME_WINDOWS)
+        return { before, after: yield* counts }
+      }),
+      { UA_CACHE_SIZE: "0" }
+    )
+    expect(after).toEqual(before)
+  })
+
+  test("an invalid UA_CACHE_SIZE stops the layer with a message naming it", async () => {
+    const result = await Effect.runPromise(Effect.result(Effect.provide(UserAgents, layer({ UA_CACHE_SIZE: "lots" }))))
+    if (Result.isSuccess(result)) throw new Error("expected a config error")
+    expect(String(result.failure)).toContain("UA_CACHE_SIZE")
+  })
+
+  test("the cache is bounded: the oldest string is evicted, so parsing it again is a miss", async () => {
+    const { after, before } = await run(
+      Effect.gen(function* () {
+        const userAgents = yield* UserAgents
+        yield* userAgents.parse("first/1.0")
+        yield* userAgents.parse("second/1.0")
+        yield* userAgents.parse("third/1.0")
+        const before = yield* counts
+        yield* userAgents.parse("first/1.0")
+        return { before, after: yield* counts }
+      }),
+      { UA_CACHE_SIZE: "2" }
+    )
+    expect(after.misses - before.misses).toBe(1)
+    expect(after.hits - before.hits).toBe(0)
+  })
+})
+
+describe("UserAgents.generate", () => {
+  test("seeded generation is deterministic and parses back", async () => {
+    const [a, b] = await run(
+      Effect.flatMap(UserAgents, (ua) =>
+        Effect.all([
+          ua.generate({ browser: "Firefox", os: "Linux", seed: 42 }),
+          ua.generate({ browser: "Firefox", os: "Linux", seed: 42 })
+        ])
+      )
+    )
+    expect(a).toEqual(b)
+    expect(a).toMatchObject({ browser: { name: "Firefox" }, os: { name: "Linux" }, device: { type: "Desktop" } })
+    expect(parseUserAgent(a!.userAgent)).toEqual(a!)
+  })
+
+  test("a combination no browser has is an InvalidRequest naming the field", async () => {
+    const result = await run(
+      Effect.flatMap(UserAgents, (ua) => Effect.result(ua.generate({ browser: "Safari", os: "Windows" })))
+    )
+    if (Result.isSuccess(result)) throw new Error("expected an error")
+    expect(result.failure._tag).toBe("InvalidRequest")
+    expect(result.failure.details?.[0]?.path).toBe("browser")
+    expect(result.failure.message).toContain("Safari")
+  })
+
+  test("unseeded generation draws from the Random service", async () => {
+    const strings = await run(
+      Effect.flatMap(UserAgents, (ua) =>
+        Effect.all(Array.from({ length: 30 }, () => ua.generate({}))).pipe(
+          Effect.map((all) => new Set(all.map((i) => i.userAgent)))
+        )
+      )
+    )
+    expect(strings.size).toBeGreaterThan(1)
+  })
+})
+
+describe("UserAgents.generateMany", () => {
+  const many = (options: Parameters<UserAgents["Service"]["generateMany"]>[0], count: number, from?: number) =>
+    run(Effect.flatMap(UserAgents, (ua) => ua.generateMany(options, count, from)))
+
+  test("count strings, each with the filters applied and parsing back to them", async () => {
+    const items = await many({ browser: "Firefox", deviceType: "Mobile" }, 25)
+    expect(items).toHaveLength(25)
+    for (const item of items) {
+      expect(item).toMatchObject({ browser: { name: "Firefox" }, device: { type: "Mobile" } })
+      expect(parseUserAgent(item.userAgent)).toEqual(item)
+    }
+  })
+
+  test("with a seed the whole list repeats; its first item is the single answer; pages make the same list", async () => {
+    const options = { os: "Android", seed: 7 } as const
+    const [a, b, single, firstPage, secondPage] = await run(
+      Effect.flatMap(UserAgents, (ua) =>
+        Effect.all([
+          ua.generateMany(options, 20),
+          ua.generateMany(options, 20),
+          ua.generate(options),
+          ua.generateMany(options, 8),
+          ua.generateMany(options, 12, 8)
+        ])
+      )
+    )
+    expect(a).toEqual(b)
+    expect(a![0]).toEqual(single)
+    expect([...firstPage!, ...secondPage!]).toEqual([...a!])
+    // the items are drawn apart, not one string repeated
+    expect(new Set(a!.map((item) => item.userAgent)).size).toBeGreaterThan(5)
+    const other = await many({ os: "Android", seed: 8 }, 20)
+    expect(other).not.toEqual(a)
+  })
+
+  test("a count below 1 or not whole, a bad seed, or a combination no browser has is an InvalidRequest", async () => {
+    const failure = (options: Parameters<UserAgents["Service"]["generateMany"]>[0], count: number) =>
+      run(Effect.flatMap(UserAgents, (ua) => Effect.flip(ua.generateMany(options, count))))
+    expect((await failure({}, 0)).details?.[0]?.path).toBe("count")
+    expect((await failure({}, 1.5)).details?.[0]?.path).toBe("count")
+    expect((await failure({ seed: 0.5 }, 2)).details?.[0]?.path).toBe("seed")
+    expect((await failure({ browser: "Safari", os: "Windows" }, 2)).details?.[0]?.path).toBe("browser")
+  })
+})

@@ -17,7 +17,7 @@ import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
 import { type DeviceData, filingData, toJson } from "../src/Tools/UserAgent/device/Data.ts"
-import { branches, fileTexts, spread } from "../src/Tools/UserAgent/device/PatternFiling.ts"
+import { branches, fileTexts, spread } from "./deviceData/PatternFiling.ts"
 import { checkPatternCosts, costLines } from "./devicePatternCost.ts"
 
 const outAt = process.argv.indexOf("--out")
@@ -39,10 +39,13 @@ const packageDir = dirname(Bun.resolveSync(`${PACKAGE}/package.json`, import.met
 const version: string = JSON.parse(readFileSync(`${packageDir}/package.json`, "utf8")).version
 // what the file depends on: the package's version, this script and the code that reads the patterns and defines
 // the file's layout; and the check it passed, and the window it was checked at (device/Patterns.ts)
-const stamp = ["PatternTexts", "PatternFiling", "PatternIndex", "Data", "Patterns"]
+const stamp = [
+  "./deviceData/PatternTexts.ts",
+  "./deviceData/PatternFiling.ts",
+  ...["PatternIndex", "Data", "Patterns"].map((file) => `../src/Tools/UserAgent/device/${file}.ts`)
+]
   .reduce(
-    (hash, file) =>
-      hash.update(readFileSync(new URL(`../src/Tools/UserAgent/device/${file}.ts`, import.meta.url).pathname)),
+    (hash, file) => hash.update(readFileSync(new URL(file, import.meta.url).pathname)),
     createHash("sha256")
       .update(version)
       .update(readFileSync(new URL(import.meta.url).pathname))

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DeviceDataUnreadable, readDeviceData } from "../../../../src/Tools/UserAgent/device/Database.ts"
 import { filingData, filingOf } from "../../../../src/Tools/UserAgent/device/Data.ts"
-import { fileTexts } from "../../../../src/Tools/UserAgent/device/PatternFiling.ts"
+import { fileTexts } from "../../../../scripts/deviceData/PatternFiling.ts"
 
 const generated = new URL("../../../../generated/devices.data", import.meta.url).pathname
 

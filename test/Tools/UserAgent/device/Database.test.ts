@@ -3,7 +3,7 @@ import { BOUND_MS } from "../../../../scripts/devicePatternCost.ts"
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
-import { branches, spread } from "../../../../src/Tools/UserAgent/device/PatternFiling.ts"
+import { branches, spread } from "../../../../scripts/deviceData/PatternFiling.ts"
 import { identify, parseUserAgent, scan } from "../../../support/Devices.ts"
 
 // Real strings from matomo-org/device-detector's Tests/fixtures (file:line at 3856a28); the expected brand and model

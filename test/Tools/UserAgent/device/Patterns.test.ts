@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test"
 import { recentPatterns } from "../../../../src/Tools/UserAgent/device/Patterns.ts"
-import { fileTexts } from "../../../../src/Tools/UserAgent/device/PatternFiling.ts"
+import { fileTexts } from "../../../../scripts/deviceData/PatternFiling.ts"
 import { makePatternIndex } from "../../../../src/Tools/UserAgent/device/PatternIndex.ts"
-import { requiredTexts } from "../../../../src/Tools/UserAgent/device/PatternTexts.ts"
+import { requiredTexts } from "../../../../scripts/deviceData/PatternTexts.ts"
 
 describe("the device patterns' index", () => {
   test("the first pattern in list order wins, even where a later one's text comes first in the string", () => {

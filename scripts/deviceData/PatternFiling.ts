@@ -2,7 +2,7 @@
  * The index as the generator makes it (scripts/deviceData.ts): patterns cut into alternatives, and each text a
  * pattern needs filed under the window of it that no common browser word contains and the fewest texts share.
  */
-import type { Filing } from "./PatternIndex.ts"
+import type { Filing } from "../../src/Tools/UserAgent/device/PatternIndex.ts"
 import { COMMON, gram, pair, requiredTexts } from "./PatternTexts.ts"
 
 /** A pattern's characters outside escapes and classes, each with its place and its group depth. */

@@ -2,7 +2,7 @@
  * The texts one of which any match of a pattern contains (`SM-[AT]\d{3}`: `sm-a` or `sm-t`), read by the generator.
  * What the reader does not follow (a lookaround, `\w`, `*`) is "any text": it can only add patterns to run.
  */
-import { END } from "./PatternIndex.ts"
+import { END } from "../../src/Tools/UserAgent/device/PatternIndex.ts"
 
 export const gram = (s: string, i: number): number =>
   ((s.charCodeAt(i) & 0xff) << 16) | ((s.charCodeAt(i + 1) & 0xff) << 8) | (s.charCodeAt(i + 2) & 0xff)

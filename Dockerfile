@@ -9,7 +9,7 @@ ENV PATH=/app/node_modules/.bin:$PATH
 COPY package.json bun.lock bunfig.toml tsconfig.json ./
 RUN npx --yes "bun@$(node -p 'require("./package.json").dependencies.bun')" install --frozen-lockfile
 COPY src ./src
-COPY scripts/deviceData.ts ./scripts/
+COPY scripts ./scripts
 RUN bun run build && ./dist/tools-api --version
 
 # Runtime stage: the binary alone (it needs glibc, and CA certificates for rediss://), as an unprivileged user.

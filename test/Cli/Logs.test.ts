@@ -1,13 +1,15 @@
 /**
  * `tools-api parse` on access logs as a log analyst runs it, through the real process: each result joins back to its
  * log line (its number and fields), a line without a user agent is skipped and counted rather than failed, and
- * `--summary` counts what the parses say (as a table, or JSON with `--json`) in memory that does not follow the log.
+ * `--summary` counts what the parses say (as a table, or JSON with `--json`), each field's distinct values bounded
+ * (bench/cli.ts measures the memory on a long log).
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { MAX_VALUES } from "../../src/Cli/Summary.ts"
+import type { UserAgentInfo } from "../../src/Tools/UserAgent/UserAgent.ts"
 import { command, runOnce } from "../support/Process.ts"
 import { makeTestApp, type TestApp } from "../support/TestApp.ts"
 
@@ -33,8 +35,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const apiParse = async (userAgent: string): Promise<any> =>
-  ((await (await app.post("/v1/tools/user-agent-parser", { operation: "parse", userAgent })).json()) as any).data
+const apiParse = async (userAgent: string) =>
+  (
+    (await (await app.post("/v1/tools/user-agent-parser", { operation: "parse", userAgent })).json()) as {
+      data: UserAgentInfo
+    }
+  ).data
 
 const file = (name: string, text: string): string => {
   const path = join(dir, name)

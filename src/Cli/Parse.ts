@@ -52,7 +52,6 @@ const run = Effect.fn("Cli.parse")(
     const summary = options.summary ? makeSummary() : undefined
     const showProgress = yield* stdio.stderrIsTerminal
     const started = yield* Clock.currentTimeMillis
-    const write = (text: string) => Stream.run(Stream.make(text), stdio.stdout())
     const stderr = (text: string) => Stream.run(Stream.make(text), stdio.stderr()).pipe(Effect.ignore)
     let lines = 0
     let failed = 0
@@ -129,7 +128,7 @@ const run = Effect.fn("Cli.parse")(
     if (showProgress) yield* stderr(`\r\x1b[K${counts()}\n`)
     if (summary !== undefined) {
       const tally = summary.json({ lines, skipped, failed })
-      yield* write(options.json ? `${JSON.stringify(tally)}\n` : table(tally))
+      yield* Stream.run(Stream.make(options.json ? `${JSON.stringify(tally)}\n` : table(tally)), stdio.stdout())
     } else if (!showProgress && skipped > 0) {
       yield* stderr(`tools-api parse: ${skipped} of ${lines} lines skipped: no user agent\n`)
     }

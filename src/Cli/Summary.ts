@@ -25,12 +25,12 @@ interface Values {
   readonly values: ReadonlyArray<{ readonly name: string; readonly count: number }>
   readonly other: number
 }
-export interface Lines {
+interface Lines {
   readonly lines: number
   readonly skipped: number
   readonly failed: number
 }
-export type SummaryJson = Lines & { readonly parsed: number; readonly bots: number } & Record<Field, Values>
+type SummaryJson = Lines & { readonly parsed: number; readonly bots: number } & Record<Field, Values>
 
 export const makeSummary = () => {
   const tallies = fields.map(() => ({ counts: new Map<string, number>(), other: 0 }))

@@ -59,22 +59,25 @@ const run = Effect.fn("Cli.parse")(
     let unreadable = 0
     let shownAt = started
 
-    /** One line's JSON answer; undefined when nothing is written for it (skipped, or counted for the summary). */
-    const answer = (file: string | undefined, line: number, raw: string): Effect.Effect<string | undefined> => {
+    /** One line's JSON answer with its line break; "" when nothing is written for it (skipped, or summarised). */
+    const answer = (file: string | undefined, line: number, raw: string): Effect.Effect<string> => {
       const where = file === undefined ? { line } : { file, line }
       const entry = readEntry(raw, combined)
       if (entry === "no user agent") {
         skipped++
-        return Effect.succeed(undefined)
+        return Effect.succeed("")
       }
       if (entry instanceof InvalidRequest) {
         failed++
-        return Effect.succeed(summary === undefined ? JSON.stringify({ ...where, error: errorBody(entry) }) : undefined)
+        return Effect.succeed(summary !== undefined ? "" : `${JSON.stringify({ ...where, error: errorBody(entry) })}\n`)
       }
       return Effect.map(userAgents.parse(entry.userAgent), (data) => {
-        if (summary !== undefined) return void summary.add(data)
+        if (summary !== undefined) {
+          summary.add(data)
+          return ""
+        }
         // the API's data as it is, with where the line was and what the log said beside it
-        return JSON.stringify(entry.log === undefined ? data : { ...where, log: entry.log, ...data })
+        return `${JSON.stringify(entry.log === undefined ? data : { ...where, log: entry.log, ...data })}\n`
       })
     }
 
@@ -99,10 +102,7 @@ const run = Effect.fn("Cli.parse")(
           Stream.mapArrayEffect((chunk) =>
             Effect.gen(function* () {
               let out = ""
-              for (const raw of chunk) {
-                const text = yield* answer(input.file, ++line, raw)
-                if (text !== undefined) out += `${text}\n`
-              }
+              for (const raw of chunk) out += yield* answer(input.file, ++line, raw)
               lines += chunk.length
               if (showProgress) yield* progress
               return [out] as const

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { MAX_VALUES } from "../../src/Cli/Summary.ts"
-import type { UserAgentInfo } from "../../src/Tools/UserAgent/UserAgent.ts"
+import type { UserAgentInfo } from "../../src/Tools/UserAgent/Schemas.ts"
 import { command, runOnce } from "../support/Process.ts"
 import { makeTestApp, type TestApp } from "../support/TestApp.ts"
 

@@ -1,47 +1,35 @@
 /**
  * The offline `parse --log combined` over a 1,000,000-line access log: lines/s and peak RSS. Two logs are written to a
- * temporary folder (removed at the end, never in the tree) from the bench's own user agents (`workloads.ts`):
- * - cached: ua-mix's strings (drawn by real-traffic weight: popular ones repeat, so the parse cache answers most);
- * - cold: ua-cold's 20,000 distinct strings cycled (more than the cache holds: every line is a parse).
+ * temporary folder (removed at the end, never in the tree) by `accessLog.ts`: cached (ua-mix: popular strings repeat,
+ * so the parse cache answers most lines) and cold (ua-cold's 20,000 distinct strings: every line is a parse).
  * Each run is the command as a real process under `/usr/bin/time` (peak RSS is its maximum resident set), stdout to
- * /dev/null. A last run reads the cached log through stdin, and one parses 5x the lines, to show memory stays flat.
+ * /dev/null. On each log, the baseline (`parse --log combined`, one result line a line) runs beside `--summary` (and
+ * `--summary --json`, and with `--before DIR` that checkout's source, e.g. main's), round by round, and each is
+ * reported as ratios to the baseline of its round: the machine's noise hits both alike. The cached log is also read
+ * through stdin, and 5x its lines (baseline and summary, once) show whether memory follows the input.
  *
- *   bun bench/cli.ts [--lines N] [--runs N] [--binary dist/tools-api]
+ *   bun bench/cli.ts [--lines N] [--runs N] [--binary dist/tools-api] [--before DIR]
  */
-import { createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs"
+import { mkdtempSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { writeLog } from "./accessLog.ts"
 import { count, main, parseFlags } from "./lib/args.ts"
 import { median } from "./lib/stats.ts"
-import { requestLines } from "./workloads.ts"
 
-const usage = "bun bench/cli.ts [--lines N] [--runs N] [--binary PATH]\n"
-const options = { lines: 1_000_000, runs: 1, binary: undefined as string | undefined }
+const usage = "bun bench/cli.ts [--lines N] [--runs N] [--binary PATH] [--before DIR]\n"
+const options = {
+  lines: 1_000_000,
+  runs: 1,
+  binary: undefined as string | undefined,
+  before: undefined as string | undefined
+}
 parseFlags(process.argv.slice(2), usage, {
   "--lines": (value, flag) => (options.lines = count(flag, value())),
   "--runs": (value, flag) => (options.runs = count(flag, value())),
-  "--binary": (value) => (options.binary = value())
+  "--binary": (value) => (options.binary = value()),
+  "--before": (value) => (options.before = value())
 })
-
-/** The user agents of a workload's parse requests, in the workload's order. */
-const userAgents = (workload: "ua-mix" | "ua-cold"): Array<string> =>
-  requestLines(workload).flatMap((line) => {
-    const body = JSON.parse(line.split("\t")[1]!) as { operation: string; userAgent?: string }
-    return body.operation === "parse" && body.userAgent !== undefined ? [body.userAgent] : []
-  })
-
-/** As nginx writes it: `"` and `\` inside a quoted field escaped. */
-const quoted = (text: string) => `"${text.replace(/["\\]/g, (c) => `\\x${c.charCodeAt(0).toString(16)}`)}"`
-
-const writeLog = async (path: string, agents: ReadonlyArray<string>, lines: number) => {
-  const out = createWriteStream(path)
-  for (let i = 0; i < lines; i++) {
-    const ip = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`
-    const line = `${ip} - - [26/Nov/2026:12:00:${String(i % 60).padStart(2, "0")} +0000] "GET /page/${i % 997} HTTP/1.1" 200 ${512 + (i % 4096)} "https://example.com/" ${quoted(agents[i % agents.length]!)}\n`
-    if (!out.write(line)) await new Promise((resolve) => out.once("drain", resolve))
-  }
-  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())))
-}
 
 const command = options.binary === undefined ? [process.execPath, "src/main.ts"] : [options.binary]
 
@@ -51,48 +39,76 @@ interface Run {
   readonly cpuSeconds: number
 }
 
-const run = async (args: ReadonlyArray<string>, stdinPath?: string): Promise<Run> => {
-  const proc = Bun.spawn(["/usr/bin/time", "-f", "%e %M %U %S", ...command, "parse", "--log", "combined", ...args], {
-    stdin: stdinPath === undefined ? "ignore" : Bun.file(stdinPath),
+interface Variant {
+  readonly name: string
+  readonly args: ReadonlyArray<string>
+  /** Another checkout's source: its run may exit 1, as before `-` was skipped it was a failed line. */
+  readonly source?: string
+  readonly stdin?: boolean
+}
+
+const run = async (variant: Variant, path: string): Promise<Run> => {
+  const stdin = variant.stdin === true
+  const program = variant.source === undefined ? command : [process.execPath, join(variant.source, "src/main.ts")]
+  const args = ["parse", "--log", "combined", ...variant.args, ...(stdin ? [] : [path])]
+  const proc = Bun.spawn(["/usr/bin/time", "-f", "%e %M %U %S", ...program, ...args], {
+    stdin: stdin ? Bun.file(path) : "ignore",
     stdout: "ignore",
     stderr: "pipe"
   })
   const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited])
-  if (code !== 0) throw new Error(`parse exited ${code}: ${stderr}`)
+  if (code !== 0 && !(code === 1 && variant.source !== undefined)) throw new Error(`parse exited ${code}: ${stderr}`)
   const [elapsed, maxKb, user, system] = stderr.trim().split("\n").at(-1)!.split(" ").map(Number)
   return { seconds: elapsed!, peakMb: maxKb! / 1024, cpuSeconds: user! + system! }
 }
 
-const report = (name: string, lines: number, bytes: number, runs: ReadonlyArray<Run>) => {
+const ratio = (xs: ReadonlyArray<number>) => `x${median(xs).toFixed(2)}`
+
+/** One row: medians over the rounds, and the median of each round's ratio to that round's baseline. */
+const report = (name: string, lines: number, bytes: number, runs: ReadonlyArray<Run>, base?: ReadonlyArray<Run>) => {
   const seconds = median(runs.map((r) => r.seconds))
-  const peak = Math.max(...runs.map((r) => r.peakMb))
   const cpu = median(runs.map((r) => r.cpuSeconds))
+  const vs =
+    base === undefined
+      ? "baseline"
+      : `lines/s ${ratio(runs.map((r, i) => base[i]!.seconds / r.seconds))}, ` +
+        `lines/CPU-s ${ratio(runs.map((r, i) => base[i]!.cpuSeconds / r.cpuSeconds))}`
   console.log(
-    `${name.padEnd(22)} ${lines.toLocaleString("en").padStart(10)} lines  ${(bytes / 2 ** 20).toFixed(0).padStart(5)} MB  ` +
+    `${name.padEnd(30)} ${lines.toLocaleString("en").padStart(10)} lines  ${(bytes / 2 ** 20).toFixed(0).padStart(5)} MB  ` +
       `${Math.round(lines / seconds)
         .toLocaleString("en")
-        .padStart(8)} lines/s  ${seconds.toFixed(1).padStart(6)} s  ` +
-      `CPU ${cpu.toFixed(1)} s (${Math.round(lines / cpu).toLocaleString("en")} lines/CPU-s)  peak RSS ${peak.toFixed(0)} MB`
+        .padStart(8)} lines/s  CPU ${cpu.toFixed(1).padStart(5)} s  ` +
+      `peak RSS ${Math.max(...runs.map((r) => r.peakMb)).toFixed(0)} MB  ${vs}`
   )
 }
+
+/** Each variant on one log, round by round; the first is the baseline. */
+const compare = async (log: string, path: string, lines: number, variants: ReadonlyArray<Variant>, rounds: number) => {
+  const runs = variants.map((): Array<Run> => [])
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, variant] of variants.entries()) runs[i]!.push(await run(variant, path))
+  }
+  variants.forEach((variant, i) =>
+    report(`${log}: ${variant.name}`, lines, statSync(path).size, runs[i]!, i === 0 ? undefined : runs[0])
+  )
+}
+
+const baseline: Variant = { name: "lines", args: [] }
+const summary: Variant = { name: "--summary", args: ["--summary"] }
 
 await main(async () => {
   const dir = mkdtempSync(join(tmpdir(), "tools-api-cli-bench-"))
   try {
     const logs = { cached: join(dir, "cached.log"), cold: join(dir, "cold.log"), long: join(dir, "long.log") }
-    await writeLog(logs.cached, userAgents("ua-mix"), options.lines)
-    await writeLog(logs.cold, userAgents("ua-cold"), options.lines)
-    await writeLog(logs.long, userAgents("ua-mix"), options.lines * 5)
-    for (const [name, path] of [
-      ["cached (file)", logs.cached],
-      ["cold (file)", logs.cold]
-    ] as const) {
-      const runs: Array<Run> = []
-      for (let i = 0; i < options.runs; i++) runs.push(await run([path]))
-      report(name, options.lines, statSync(path).size, runs)
-    }
-    report("cached (stdin)", options.lines, statSync(logs.cached).size, [await run([], logs.cached)])
-    report("cached x5 (file)", options.lines * 5, statSync(logs.long).size, [await run([logs.long])])
+    await writeLog(logs.cached, "ua-mix", options.lines)
+    await writeLog(logs.cold, "ua-cold", options.lines)
+    await writeLog(logs.long, "ua-mix", options.lines * 5)
+    const before = options.before === undefined ? [] : [{ name: "lines, before", args: [], source: options.before }]
+    const json = { name: "--summary --json", args: ["--summary", "--json"] }
+    const stdin = { name: "lines, from stdin", args: [], stdin: true }
+    await compare("cached", logs.cached, options.lines, [baseline, summary, json, stdin, ...before], options.runs)
+    await compare("cold", logs.cold, options.lines, [baseline, summary, ...before], options.runs)
+    await compare("cached x5", logs.long, options.lines * 5, [baseline, summary], 1)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -1,5 +1,5 @@
 /**
- * The user agent of an access-log line in the combined format, nginx's and Apache's default:
+ * An access-log line in the combined format, nginx's and Apache's default:
  * `$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent"`.
  * Inside a quoted field nginx writes `"` as `\x22` and Apache as `\"`; both escape `\` and bytes outside printable
  * ASCII as `\xHH` (the bytes of UTF-8 text). A missing header is written `-`.
@@ -7,7 +7,12 @@
 
 // unrolled (`[^"\\]*` between escapes) so a long field is one scan, not one alternation a character
 const QUOTED = String.raw`"([^"\\]*(?:\\.[^"\\]*)*)"`
-const LINE = new RegExp(String.raw`^\S+ \S+ \S+ \[[^\]]*\] ${QUOTED} (?:\d{3}|-) (?:\d+|-) ${QUOTED} ${QUOTED}\s*$`)
+// $time_local: 26/Nov/2026:10:00:01 +0000
+const TIME = String.raw`\[(\d{2})/(\w{3})/(\d{4}):(\d{2}:\d{2}:\d{2}) ([+-]\d{2})(\d{2})\]`
+const LINE = new RegExp(String.raw`^(\S+) \S+ \S+ ${TIME} ${QUOTED} (\d{3}|-) (?:\d+|-) ${QUOTED} ${QUOTED}\s*$`)
+// "GET /path HTTP/1.1", or HTTP/0.9's "GET /path"; anything else (`-`, a TLS handshake sent to a plain port) is not one
+const REQUEST = /^(\S+) (\S+)(?: HTTP\/\S+)?$/
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
@@ -36,9 +41,17 @@ export const unescapeField = (field: string): string => {
   return decoder.decode(Uint8Array.from(bytes))
 }
 
-/** The user agent of a combined-format line; `undefined` when the line is not in that format. */
-export const userAgentOf = (line: string): { readonly userAgent: string } | undefined => {
+/**
+ * The line's fields (`log`: `time` in ISO 8601 with the log's offset; `method`, `path` null when the request is not a
+ * request line, `status` null for `-`) and its user agent; `undefined` when the line is not in that format.
+ */
+export const entryOf = (line: string) => {
   const match = LINE.exec(line)
-  if (match === null) return undefined
-  return { userAgent: unescapeField(match[3]!) }
+  const month = MONTHS.indexOf(match?.[3] ?? "") + 1
+  if (match === null || month === 0) return undefined
+  const [, client, day, , year, clock, offsetHours, offsetMinutes, request, status, , userAgent] = match
+  const target = REQUEST.exec(unescapeField(request!))
+  const time = `${year}-${String(month).padStart(2, "0")}-${day}T${clock}${offsetHours}:${offsetMinutes}`
+  const log = { client: client!, time, method: target?.[1] ?? null, path: target?.[2] ?? null }
+  return { log: { ...log, status: status === "-" ? null : Number(status) }, userAgent: unescapeField(userAgent!) }
 }

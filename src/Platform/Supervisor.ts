@@ -1,7 +1,4 @@
-/**
- * The primary of WORKERS=N: starts N workers (this same program) on one port, restarts one that dies or stops
- * answering, forwards SIGHUP to all, and when interrupted stops them all before it returns.
- */
+/** The primary of WORKERS=N: N workers (this same program) on one port, restarted when they die or hang. */
 import type { Subprocess } from "bun"
 import { Clock, Data, Effect, Schedule } from "effect"
 import { GENERATED_KEY_ENV, WORKER_ENV } from "../Config.ts"
@@ -108,7 +105,10 @@ const heartbeat = (pool: Pool) =>
       for (const [index, worker] of pool.workers) {
         if (worker.answeredAt === undefined || worker.killed || worker.proc.exitCode !== null) continue
         if (late || now - worker.answeredAt < HUNG_MS) {
-          ping(worker.proc)
+          // a worker whose channel is closed is exiting, and is restarted
+          try {
+            worker.proc.send("ping")
+          } catch {}
           continue
         }
         worker.killed = true
@@ -121,16 +121,9 @@ const heartbeat = (pool: Pool) =>
     return yield* Effect.repeat(beat, Schedule.spaced(HEARTBEAT_MS))
   })
 
-/** A worker whose channel is closed is exiting, and is restarted. */
-const ping = (proc: Subprocess) => {
-  try {
-    proc.send("ping")
-  } catch {}
-}
-
 /**
- * Runs until interrupted. The first worker starts alone, so a bad setting is reported once. Scoped fibers are
- * interrupted in reverse order, so the restarts and the heartbeat stop before `stopAll` sends SIGTERM.
+ * Runs until interrupted; forwards SIGHUP. The first worker starts alone, so a bad setting is reported once. Scoped
+ * fibers are interrupted in reverse order, so the restarts and the heartbeat stop before `stopAll` sends SIGTERM.
  */
 export const supervise = (count: number, port: number, host: string, noKeys: boolean) =>
   Effect.gen(function* () {

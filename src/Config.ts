@@ -1,4 +1,4 @@
-/** Every environment variable, read once through Effect's `Config` by the rules of EnvVar.ts, checked at start. */
+/** Every environment variable, read once through Effect's `Config` by the rules of EnvVar.ts. */
 import { ConfigProvider, Context, Effect, Layer } from "effect"
 import { OTEL_NAMES, otlpSettings } from "./Observability/OtlpConfig.ts"
 import * as EnvVar from "./EnvVar.ts"

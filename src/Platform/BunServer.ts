@@ -35,8 +35,9 @@ const listen = (options: Bun.Serve.Options<undefined>) =>
 /** Workers bind with SO_REUSEPORT, so could share a port with another deployment's: the primary checks first. */
 export const claimPort = (hostname: string, port: number): Effect.Effect<number, InvalidConfig> =>
   Effect.map(listen({ hostname, port, fetch: () => new Response() }), (probe) => {
+    const claimed = probe.port ?? port // read before the stop, which forgets it
     probe.stop(true)
-    return probe.port ?? port
+    return claimed
   })
 
 export class ServerAddress extends Context.Service<

@@ -10,7 +10,6 @@ export class WorkerStartFailed extends Data.TaggedError("WorkerStartFailed")<{ r
 
 const STOP_DEADLINE = "15 seconds" // above the workers' drain deadline
 const QUICK_DEATH_MS = 10_000
-const backoffMs = (quickDeaths: number) => Math.min(100 * 2 ** quickDeaths, 10_000)
 const HEARTBEAT_MS = 500
 const HUNG_MS = 2_500
 
@@ -84,7 +83,7 @@ const restartOnExit = (pool: Pool, index: number, first: Worker): Effect.Effect<
       const since = yield* Clock.currentTimeMillis
       const code = yield* Effect.promise(() => worker.proc.exited)
       quickDeaths = (yield* Clock.currentTimeMillis) - since < QUICK_DEATH_MS ? quickDeaths + 1 : 0
-      const delay = backoffMs(quickDeaths)
+      const delay = Math.min(100 * 2 ** quickDeaths, 10_000)
       yield* Effect.logWarning("Worker exited; restarting it").pipe(
         Effect.annotateLogs({ worker: index, code, restartInMs: delay })
       )

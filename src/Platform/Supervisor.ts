@@ -104,10 +104,7 @@ const heartbeat = (pool: Pool) =>
       for (const [index, worker] of pool.workers) {
         if (worker.answeredAt === undefined || worker.killed || worker.proc.exitCode !== null) continue
         if (late || now - worker.answeredAt < HUNG_MS) {
-          // a worker whose channel is closed is exiting, and is restarted
-          try {
-            worker.proc.send("ping")
-          } catch {}
+          ping(worker.proc)
           continue
         }
         worker.killed = true
@@ -119,6 +116,13 @@ const heartbeat = (pool: Pool) =>
     })
     return yield* Effect.repeat(beat, Schedule.spaced(HEARTBEAT_MS))
   })
+
+/** A worker whose channel is closed is exiting, and is restarted. */
+const ping = (proc: Subprocess) => {
+  try {
+    proc.send("ping")
+  } catch {}
+}
 
 /**
  * Runs until interrupted; forwards SIGHUP. The first worker starts alone, so a bad setting is reported once. Scoped

@@ -1,7 +1,4 @@
-/**
- * The contract as an HttpApi: the tools' groups behind their middleware (implemented in `Http/`), and health. It
- * imports contracts only, so a client bundle of it carries no parser, no data set and no server code.
- */
+/** The contract as an HttpApi; it imports contracts only, so a client bundle of it carries no server code. */
 import { type Array as Arr, Context, Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
 import { describeAsServed } from "./ApiDocument.ts"

@@ -7,7 +7,6 @@ import * as RateLimitHeaders from "./RateLimit/Headers.ts"
 type Node = { [key: string]: unknown }
 
 const isNode = (value: unknown): value is Node => typeof value === "object" && value !== null && !Array.isArray(value)
-/** The object at `value`, or an empty one standing in for a part the document lacks. */
 const node = (value: unknown): Node => (isNode(value) ? value : {})
 const children = (value: unknown): Array<Node> => Object.values(node(value)).filter(isNode)
 const members = (schema: Node): Array<Node> =>

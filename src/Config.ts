@@ -1,4 +1,4 @@
-/** Every environment variable, read once through Effect's `Config` by the rules of EnvVar.ts, checked at start. */
+/** Every environment variable, read once through Effect's `Config` by the rules of EnvVar.ts. */
 import { ConfigProvider, Context, Effect, Layer } from "effect"
 import { OTEL_NAMES, otlpSettings } from "./Observability/OtlpConfig.ts"
 import * as EnvVar from "./EnvVar.ts"
@@ -60,8 +60,6 @@ const redisUrl: Effect.Effect<URL | undefined, InvalidConfig> = Effect.gen(funct
 /** Browser origins allowed to call the API: every origin, these, or none (unset). */
 export type CorsOrigins = "*" | ReadonlySet<string> | undefined
 
-const CORS_ENTRY = "* or comma-separated origins like https://app.example.com"
-
 const corsOrigins: Effect.Effect<CorsOrigins, InvalidConfig> = Effect.gen(function* () {
   const raw = yield* EnvVar.text("CORS_ORIGINS")
   if (raw === undefined) return undefined
@@ -79,7 +77,8 @@ const corsOrigins: Effect.Effect<CorsOrigins, InvalidConfig> = Effect.gen(functi
     // exactly an origin (a trailing / allowed), in any case
     const isOrigin =
       url !== null && url.origin !== "null" && `${url.origin}/`.startsWith(entry.replace(/\/$/, "").toLowerCase())
-    if (!isOrigin) return yield* refuse("CORS_ORIGINS", CORS_ENTRY, entry)
+    if (!isOrigin)
+      return yield* refuse("CORS_ORIGINS", "* or comma-separated origins like https://app.example.com", entry)
     origins.add(url.origin)
   }
   return origins.size === 0 ? undefined : origins
@@ -95,8 +94,6 @@ const publicUrl = Effect.map(
   ),
   (url) => url?.href.replace(/\/$/, "")
 )
-
-const workers = EnvVar.integer("WORKERS", 1, 1, 256)
 
 /** Read in this order, the first bad one reported. */
 const rest = Effect.all({
@@ -125,7 +122,7 @@ const rest = Effect.all({
 })
 
 const settings = Effect.gen(function* () {
-  const count = yield* workers
+  const count = yield* EnvVar.integer("WORKERS", 1, 1, 256)
   const redis = yield* redisUrl
   if (count > 1 && redis === undefined) {
     return yield* new InvalidConfig({

@@ -24,13 +24,11 @@ export const read = <A>(
     return Effect.flatMap(Effect.orDie(Config.String(name)), (got) => Effect.fail(refuse(name, must, got)))
   })
 
-const trim = (value: string | undefined) => (value?.trim() === "" ? undefined : value?.trim())
-
 export const trimmed = (provider: ConfigProvider.ConfigProvider): ConfigProvider.ConfigProvider =>
   ConfigProvider.make((path) =>
     Effect.map(provider.load(path), (node) => {
       if (node === undefined) return undefined
-      const value = trim(node.value)
+      const value = node.value?.trim() || undefined
       if (node._tag === "Record") return ConfigProvider.makeRecord(node.keys, value)
       if (node._tag === "Array") return ConfigProvider.makeArray(node.length, value)
       return value === undefined ? undefined : ConfigProvider.makeValue(value)

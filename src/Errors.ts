@@ -1,7 +1,6 @@
 /**
- * Client-visible errors. Each is a tagged class for the code that raises it and, on the wire, the one envelope
- * of the contract: `{ success: false, error: { code, message, details? } }`. The transformation between the two
- * carries the HTTP status, so encoding, the OpenAPI document and `HttpApiClient` all agree.
+ * Client-visible errors: a tagged class for the code that raises it, on the wire the contract's one envelope
+ * `{ success: false, error: { code, message, details? } }`, the status on the transformation between the two.
  */
 import { Schema, SchemaTransformation } from "effect"
 import { HttpApiSchema } from "effect/http-api"
@@ -22,7 +21,7 @@ const fields = {
 
 type Fields = { readonly message: string; readonly details?: ReadonlyArray<Detail> }
 
-/** Only a 429 says more than a message: when to come back, in whole seconds, as its `Retry-After` says. */
+/** Only a 429 says more than a message: when to come back, as its `Retry-After` says. */
 const retryAfterSeconds = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).annotate({
   description: "Whole seconds until a request can succeed again; the same as the Retry-After header",
   examples: [1]
@@ -47,10 +46,7 @@ interface WireOptions<Code extends string> {
   readonly example: string
 }
 
-/**
- * The wire form of a tagged error: the envelope on the encoded side, the class on the decoded side. The class's
- * fields are the envelope's `error` without its `code`, and back; `extra` names the fields beyond a message.
- */
+/** The envelope on the encoded side, the class on the decoded side; `extra` names the fields beyond a message. */
 const wire = <
   Self extends { readonly _tag: string },
   Input,
@@ -79,7 +75,6 @@ const wire = <
       HttpApiSchema.status(options.status)
     )
 
-/** The wire form of an error that carries a message and maybe details. */
 const plain = <Self extends Fields & { readonly _tag: string }, const Code extends string>(
   error: Schema.Codec<Self, unknown> & (new (fields: Fields) => Self),
   options: WireOptions<Code>

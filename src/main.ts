@@ -4,8 +4,7 @@ import * as Cli from "./Cli/index.ts"
 import { CliEnvironmentLive } from "./Platform/CliEnvironment.ts"
 import { reportStartFailure } from "./Platform/CommandLine.ts"
 import { runMain } from "./Platform/Runtime.ts"
-import { ServerLive } from "./Platform/Server.ts"
-import { launch } from "./Platform/Workers.ts"
+import { launch, ServerLive } from "./Platform/Server.ts"
 
 const serve = launch(ServerLive).pipe(
   Effect.tapCause((cause) => Effect.sync(() => reportStartFailure(Cause.squash(cause))))

@@ -7,49 +7,24 @@ import { Context } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { isIP } from "node:net"
 
-/**
- * The socket's peer address of a request (a web `Request` carries none), from the server, which provides the lookup
- * once; made only when asked: Bun's costs about a microsecond, and only a failed authentication needs the address.
- */
+/** The socket's peer address of a request (a web `Request` carries none): looked up only when a limit needs it. */
 export const PeerAddress = Context.Reference<(request: HttpServerRequest.HttpServerRequest) => string | undefined>(
   "app/PeerAddress",
   { defaultValue: () => () => undefined }
 )
 
-// The longest text an address can be: a full IPv6 address with an IPv4 tail and a zone.
+/** The longest text an address can be: a full IPv6 address with an IPv4 tail and a zone. */
 const MAX_LENGTH = 64
 
-/** The eight 16-bit groups of an IPv6 address that `isIP` accepted (zone dropped, an IPv4 tail as two groups). */
-const groupsOf = (address: string): Array<number> => {
-  const text = address.replace(/%.*$/, "")
-  const words = (part: string): Array<number> =>
-    part === ""
-      ? []
-      : part.split(":").flatMap((word) => {
-          if (!word.includes(".")) return [Number.parseInt(word, 16)]
-          const [a = 0, b = 0, c = 0, d = 0] = word.split(".").map(Number)
-          return [(a << 8) | b, (c << 8) | d]
-        })
-  const gap = text.indexOf("::")
-  if (gap === -1) return words(text)
-  const head = words(text.slice(0, gap))
-  const tail = words(text.slice(gap + 2))
-  return [...head, ...Array<number>(8 - head.length - tail.length).fill(0), ...tail]
-}
+/** WHATWG's serialisation of an IPv6 address is RFC 5952's: lower case, no leading zeros, the longest zero run "::". */
+const hostOf = (address: string): string => new URL(`http://[${address}]`).hostname.slice(1, -1)
 
-/** RFC 5952's text: lower case, no leading zeros, the longest run of two or more zero groups as "::". */
-const formatGroups = (groups: ReadonlyArray<number>): string => {
-  let best = -1
-  let bestLength = 1
-  for (let i = 0; i < groups.length;) {
-    let j = i
-    while (j < groups.length && groups[j] === 0) j++
-    if (j - i > bestLength) [best, bestLength] = [i, j - i]
-    i = j === i ? i + 1 : j
-  }
-  const hex = groups.map((g) => g.toString(16))
-  if (best === -1) return hex.join(":")
-  return `${hex.slice(0, best).join(":")}::${hex.slice(best + bestLength).join(":")}`
+/** The eight groups of an IPv6 address that `isIP` accepted, in hex (zone dropped, an IPv4 tail as two groups). */
+const groupsOf = (address: string): Array<string> => {
+  const [head = "", tail = ""] = hostOf(address.replace(/%.*$/, "")).split("::")
+  const words = (part: string) => (part === "" ? [] : part.split(":"))
+  const [first, last] = [words(head), words(tail)]
+  return [...first, ...Array<string>(8 - first.length - last.length).fill("0"), ...last]
 }
 
 /**
@@ -64,11 +39,11 @@ export const canonicalAddress = (text: string): string | undefined => {
   if (version === 4) return address
   if (version !== 6) return undefined
   const groups = groupsOf(address)
-  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
-    const [high = 0, low = 0] = groups.slice(6)
+  if (groups.slice(0, 6).join(":") === "0:0:0:0:0:ffff") {
+    const [high = 0, low = 0] = groups.slice(6).map((group) => Number.parseInt(group, 16))
     return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`
   }
-  return `${formatGroups([...groups.slice(0, 4), 0, 0, 0, 0])}/64`
+  return `${hostOf(`${groups.slice(0, 4).join(":")}::`)}/64`
 }
 
 /** The bucket name of the client: with `trustProxy` the last X-Forwarded-For entry when it is an IP address. */

@@ -1,7 +1,4 @@
-/**
- * CORS_ORIGINS: an allowed origin's preflight on a tool's path is answered before authentication and limits, and
- * its responses say which headers a script may read. Other origins, and every request without the setting, get none.
- */
+/** CORS_ORIGINS: an allowed origin's preflight on a tool's path is answered before authentication and limits. */
 import { HttpServerResponse } from "effect/http"
 import type { CorsOrigins } from "../Config.ts"
 import * as RateLimitHeaders from "../RateLimit/Headers.ts"

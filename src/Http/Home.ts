@@ -1,7 +1,6 @@
 /**
- * GET /: a person who opens the service's address gets a page saying what it is and where to go, not a bare 404.
- * A page rather than a redirect to /docs: it also points at the OpenAPI document, is a small fraction of the docs'
- * weight, and its links are relative, so it works behind a proxy that serves the API under a path prefix.
+ * GET /: a page saying what the service is and where to go. Not a redirect to /docs: it also points at the OpenAPI
+ * document, and its relative links work behind a proxy that serves the API under a path prefix.
  */
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { FAVICON } from "./Documents.ts"

@@ -1,8 +1,6 @@
 /**
- * A payload that does not match its schema, as the contract's 400: the first failing field names the path and says
- * in a sentence what is allowed. (A value of the right shape that a tool does not allow is the tool's own answer, such
- * as the wage service's 422.) A response that does not match its own schema is a bug: it stays a defect, answered 500
- * by the edge.
+ * A payload that does not match its schema, as the contract's 400 naming the first failing field and what it allows.
+ * A response that does not match its own schema is a bug: it stays a defect, answered 500 by the edge.
  */
 import { Effect, SchemaAST, type SchemaIssue } from "effect"
 import { HttpApiMiddleware } from "effect/http-api"
@@ -153,7 +151,6 @@ const first = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>): Fail
   }
 }
 
-/** The contract's error for a payload that does not match its schema. */
 export const fromSchemaIssue = (issue: SchemaIssue.Issue): InvalidRequest => {
   const failure = first(issue, [])
   if (failure.path.length === 0) return new InvalidRequest({ message: failure.message })

@@ -1,8 +1,6 @@
 /**
- * OTLP/HTTP export of traces, metrics and logs by Effect's own exporters (`effect/observability`), when the
- * standard variables ask for it (OtlpConfig.ts). With a tracer installed, the framework gives every request a server
- * span (its `traceparent` continued) named here by its route; Tracing.ts adds the caller and the child spans. With
- * none, nothing here is built: the framework keeps its untraced one-frame path, and nothing is spent per request.
+ * OTLP/HTTP export by Effect's own exporters when the OTEL_* variables ask for it; with none, nothing here is built,
+ * so the framework keeps its untraced path. Each request's server span is named by its route.
  */
 import { Duration, Effect, Layer, Option, Tracer } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientError, HttpMiddleware } from "effect/http"
@@ -12,17 +10,9 @@ import { ApiRoutes, pathOf, type Routes } from "../Http/Routes.ts"
 import { LoggerLive } from "./Logger.ts"
 import type { OtlpSettings } from "./OtlpConfig.ts"
 
-/** "POST /v1/tools/wage-estimator": bounded, as the route is; only the method outside the API (OTel's rule). */
-const spanName = (routes: Routes, method: string, url: string): string => {
-  const route = routes.routeOf(pathOf(url))
-  return route === undefined ? method : `${method} ${route}`
-}
-
 /**
- * Effect's exporters wait on an export as long as the HTTP client does, and fetch has no deadline: a collector that
- * hangs would hold every batch. Each export is cut at OTEL_EXPORTER_OTLP_TIMEOUT and counts as failed, after which
- * the exporter drops its buffer and pauses for a minute (one debug line), so a dead collector costs the requests
- * nothing and the log one line a minute at most.
+ * Fetch has no deadline, and Effect's exporters wait as long as it does: each export is cut at
+ * OTEL_EXPORTER_OTLP_TIMEOUT and counts as failed, so the exporter drops its buffer and pauses a hung collector.
  */
 const clientWithDeadline = (timeoutMs: number) =>
   Layer.effect(
@@ -43,9 +33,8 @@ const clientWithDeadline = (timeoutMs: number) =>
   ).pipe(Layer.provide(FetchHttpClient.layer))
 
 /**
- * OTEL_TRACES_SAMPLER over Effect's tracer, which keeps every span: a new trace is kept at `ratio`; a child keeps
- * its parent's decision, and so does a request whose `traceparent` decided (parent-based samplers). A span not kept
- * is never exported, and the framework skips its attributes.
+ * OTEL_TRACES_SAMPLER over Effect's tracer, which keeps every span: a new trace is kept at `ratio`; a child keeps its
+ * parent's decision, and so does a request whose `traceparent` decided (parent-based samplers).
  */
 const sampling = (tracer: Tracer.Tracer, { parentBased, ratio }: OtlpSettings["sampler"]): Tracer.Tracer =>
   ratio === 1 && parentBased
@@ -69,8 +58,13 @@ const exporters = (settings: OtlpSettings, routes: Routes) => {
     const options = { ...common, url: urls.traces, exportInterval: Duration.millis(intervals.traces) }
     const tracer = Effect.map(OtlpTracer.make(options), (otlp) => sampling(otlp, settings.sampler))
     layers.push(Layer.effect(Tracer.Tracer, tracer).pipe(Layer.provideMerge(OtlpExporter.layerFlusher)))
+    // "POST /v1/tools/wage-estimator": bounded, as the route is; only the method outside the API (OTel's rule)
+    const spanName = (method: string, route: string | undefined) =>
+      route === undefined ? method : `${method} ${route}`
     layers.push(
-      Layer.succeed(HttpMiddleware.SpanNameGenerator)((request) => spanName(routes, request.method, request.url))
+      Layer.succeed(HttpMiddleware.SpanNameGenerator)((request) =>
+        spanName(request.method, routes.routeOf(pathOf(request.url)))
+      )
     )
   }
   if (urls.metrics !== undefined) {
@@ -87,7 +81,6 @@ const exporters = (settings: OtlpSettings, routes: Routes) => {
   )
 }
 
-/** The exporters the settings ask for, or nothing; built over a logger, exported logs add to its output. */
 export const OtlpLive = Layer.unwrap(
   Effect.gen(function* () {
     const { otlp } = yield* AppConfig

@@ -1,8 +1,6 @@
 /**
- * The standard OpenTelemetry variables this service honours, read and checked at start like every other setting, by
- * the same rules (EnvVar.ts). As the OpenTelemetry SDKs do, an endpoint alone turns every signal on
- * (`OTEL_*_EXPORTER` defaults to `otlp`; Effect's own `layerFromConfig` wants it spelled out) and `none` turns one
- * off. No endpoint: `undefined`, nothing exported, and the variables that only matter to an export are not read.
+ * The standard OpenTelemetry variables, read by EnvVar.ts's rules. As the OpenTelemetry SDKs do (Effect's own
+ * `layerFromConfig` does not), an endpoint alone turns every signal on and `OTEL_*_EXPORTER=none` turns one off.
  */
 import { Config, Effect, Redacted, Schema, SchemaTransformation } from "effect"
 import * as EnvVar from "../EnvVar.ts"
@@ -103,8 +101,8 @@ const exporters = (upper: string) => {
 }
 
 const PROTOCOL = "OTEL_EXPORTER_OTLP_PROTOCOL"
-// JSON by default, where the spec says protobuf: Effect's protobuf encoder took 2.5 times the CPU a span
-// (bench/README.md), and every OTLP/HTTP collector takes both
+// JSON by default, where the spec says protobuf: Effect's protobuf encoder costs more CPU a span (bench/README.md),
+// and every OTLP/HTTP collector takes both
 const DEFAULT_PROTOCOL = "http/json"
 
 const SAMPLERS = [
@@ -133,7 +131,7 @@ const sampler = Effect.gen(function* () {
   }
 })
 
-/** The settings, or undefined when nothing is to be exported; a bad value fails with `InvalidConfig`. */
+/** Undefined when nothing is to be exported; then the variables that only matter to an export are not read. */
 export const otlpSettings: Effect.Effect<OtlpSettings | undefined, EnvVar.InvalidConfig> = Effect.gen(function* () {
   if ((yield* EnvVar.oneOf("OTEL_SDK_DISABLED", ["true", "false"], false)) === "true") return undefined
   const base = yield* endpoint("OTEL_EXPORTER_OTLP_ENDPOINT")

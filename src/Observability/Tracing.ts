@@ -1,8 +1,4 @@
-/**
- * What the service adds to the framework's request span, from the middleware that knows it: the caller's id, and
- * child spans for the rate limiter and the tool when traces are exported (OTEL_* settings, Otlp.ts), so those cost
- * nothing when nobody collects them.
- */
+/** The caller's id on the request's span, and child spans, only when traces are exported: else they cost nothing. */
 import { Effect } from "effect"
 import { AppConfig } from "../Config.ts"
 
@@ -26,7 +22,6 @@ const on: Traced = {
   caller: (keyId, effect) => Effect.andThen(Effect.annotateCurrentSpan(KEY_ID_ATTRIBUTE, keyId), effect)
 }
 
-/** The service's own spans, as the configuration asks: on when traces are exported. */
 export const TracedSteps: Effect.Effect<Traced, never, AppConfig> = Effect.map(Effect.service(AppConfig), ({ otlp }) =>
   otlp?.urls.traces === undefined ? off : on
 )

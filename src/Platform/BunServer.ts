@@ -1,13 +1,9 @@
-/**
- * The application on `Bun.serve`, as a web handler built in the running program's context, so it shares its services
- * and finalizers; the socket's peer address, which a web `Request` lacks, is a lookup in it (`PeerAddress`).
- */
-import { Context, Effect, Layer } from "effect"
+/** The application on `Bun.serve`, as a web handler sharing the running program's services and finalizers. */
+import { Context, Effect, Layer, Predicate } from "effect"
 import { HttpEffect, HttpRouter, type HttpServerRequest } from "effect/http"
 import { AppConfig, InvalidConfig } from "../Config.ts"
 import { PeerAddress } from "../Http/ClientAddress.ts"
 
-/** Whether anything can listen on `hostname` (any free port). */
 const canListen = (hostname: string): boolean => {
   try {
     Bun.serve({ hostname, port: 0, fetch: () => new Response() }).stop(true)
@@ -18,29 +14,30 @@ const canListen = (hostname: string): boolean => {
 }
 
 /**
- * A failed listen as one sentence naming the variable at fault. Bun's own errors can mislead ("Is port 0 in use?"
- * for an address that is not this machine's), so: if nothing can listen on HOST, HOST is wrong; otherwise PORT is.
+ * A failed listen naming the variable at fault: Bun's own errors can mislead ("Is port 0 in use?" for an address that
+ * is not this machine's), so if nothing can listen on HOST, HOST is wrong; otherwise PORT is.
  */
-const listenFailed = (hostname: string, port: number, error: unknown): InvalidConfig => {
-  if (!canListen(hostname)) {
-    const message = `HOST must be an address of this machine to listen on, got ${JSON.stringify(hostname)}`
-    return new InvalidConfig({ message })
-  }
-  const code = (error as { readonly code?: unknown } | undefined)?.code
-  const why = code === "EADDRINUSE" ? "is already in use" : `cannot be listened on (${String(code)})`
-  return new InvalidConfig({ message: `PORT ${port} ${why} on ${hostname}` })
-}
+const listen = (options: Bun.Serve.Options<undefined>) =>
+  Effect.try({
+    try: () => Bun.serve(options),
+    catch: (error) => {
+      const { hostname = "", port } = options
+      if (!canListen(hostname)) {
+        const message = `HOST must be an address of this machine to listen on, got ${JSON.stringify(hostname)}`
+        return new InvalidConfig({ message })
+      }
+      const code = Predicate.hasProperty(error, "code") ? error.code : undefined
+      const why = code === "EADDRINUSE" ? "is already in use" : `cannot be listened on (${String(code)})`
+      return new InvalidConfig({ message: `PORT ${port} ${why} on ${hostname}` })
+    }
+  })
 
 /** Workers bind with SO_REUSEPORT, so could share a port with another deployment's: the primary checks first. */
 export const claimPort = (hostname: string, port: number): Effect.Effect<number, InvalidConfig> =>
-  Effect.try({
-    try: () => {
-      const probe = Bun.serve({ hostname, port, fetch: () => new Response() })
-      const claimed = probe.port ?? port
-      probe.stop(true)
-      return claimed
-    },
-    catch: (error) => listenFailed(hostname, port, error)
+  Effect.map(listen({ hostname, port, fetch: () => new Response() }), (probe) => {
+    const claimed = probe.port ?? port // read before the stop, which forgets it
+    probe.stop(true)
+    return claimed
   })
 
 export class ServerAddress extends Context.Service<
@@ -59,19 +56,15 @@ export const layer = <E, R>(app: Layer.Layer<never, E, R>) =>
         serving?.requestIP(request.source as Request)?.address
       const context = Context.add(yield* Effect.context<never>(), PeerAddress, peer)
       const handle = HttpEffect.toWebHandlerWith<never, unknown, never>(context)(yield* HttpRouter.toHttpEffect(app))
-      const server = yield* Effect.try({
-        try: () =>
-          Bun.serve({
-            hostname,
-            port,
-            idleTimeout: idleTimeoutSeconds,
-            // A worker shares the port with its siblings; a lone process must find it free.
-            reusePort: workerIndex !== undefined,
-            // Bun answers an empty 413 past its own cap; the app enforces MAX_BODY_BYTES itself, with the envelope.
-            maxRequestBodySize: 1 << 30,
-            fetch: (request) => handle(request)
-          }),
-        catch: (error) => listenFailed(hostname, port, error)
+      const server = yield* listen({
+        hostname,
+        port,
+        idleTimeout: idleTimeoutSeconds,
+        // A worker shares the port with its siblings; a lone process must find it free.
+        reusePort: workerIndex !== undefined,
+        // Bun answers an empty 413 past its own cap; the app enforces MAX_BODY_BYTES itself, with the envelope.
+        maxRequestBodySize: 1 << 30,
+        fetch: (request) => handle(request)
       })
       serving = server
       yield* Effect.addFinalizer(() => Effect.promise(() => server.stop()))

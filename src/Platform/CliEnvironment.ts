@@ -1,7 +1,4 @@
-/**
- * What `effect/cli` and the offline commands need from the process (no stable platform package for Effect 4 on Bun):
- * arguments, stdin and files as streams, stdout and stderr as sinks that wait for a slow reader.
- */
+/** What `effect/cli` needs from the process (no stable platform package for Effect 4 on Bun). */
 import { Effect, FileSystem, Layer, Path, PlatformError, Predicate, Sink, Stdio, Stream, Terminal } from "effect"
 import { CliConfig, CliOutput, GlobalFlag } from "effect/cli"
 import { ChildProcessSpawner } from "effect/process"

@@ -1,36 +1,27 @@
 /**
- * The open-file limit caps the connections (one descriptor each): at start the soft limit is raised to the hard one
- * and both are logged. The hard limit is the operator's (`ulimit -Hn`, systemd `LimitNOFILE`, Docker `--ulimit`).
+ * The open-file limit caps the connections (one descriptor each): at start the soft limit is raised to the hard one,
+ * the operator's (`ulimit -Hn`, systemd `LimitNOFILE`, Docker `--ulimit`), and both are logged.
  */
 import { dlopen, FFIType } from "bun:ffi"
 import { Effect } from "effect"
 
 const LIBC: Partial<Record<NodeJS.Platform, string>> = { linux: "libc.so.6", darwin: "libSystem.B.dylib" }
 const RLIMIT_NOFILE = process.platform === "darwin" ? 8 : 7
-const SYMBOLS = {
-  getrlimit: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 },
-  setrlimit: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 }
-} as const
+const rlimit = { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 } as const
 const UNLIMITED = 2 ** 64 - 1 // RLIM_INFINITY, read as a double
-
-export interface DescriptorLimits {
-  /** Infinity for unlimited. */
-  readonly soft: number
-  readonly hard: number
-}
 
 const number = (value: bigint) => (Number(value) >= UNLIMITED ? Infinity : Number(value))
 
 const open = (path: string) => {
   try {
-    return dlopen(path, SYMBOLS)
+    return dlopen(path, { getrlimit: rlimit, setrlimit: rlimit })
   } catch {
     return undefined
   }
 }
 
-/** Raises the soft limit to the hard one; undefined where libc cannot be reached. */
-export const raiseDescriptorLimit = (): DescriptorLimits | undefined => {
+/** Raises the soft limit to the hard one (Infinity for unlimited); undefined where libc cannot be reached. */
+export const raiseDescriptorLimit = (): { readonly soft: number; readonly hard: number } | undefined => {
   const path = LIBC[process.platform]
   const libc = path === undefined ? undefined : open(path)
   if (libc === undefined) return undefined

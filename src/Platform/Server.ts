@@ -1,17 +1,19 @@
-/** The served application, composed: what `main.ts` launches. */
+/** The served application, composed and launched: in this process, or by WORKERS workers on one port. */
 import { Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
 import { ToolsApi } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
 import { ApiRoutes } from "../Http/Routes.ts"
 import { HttpLive } from "../Http.ts"
-import { ApiKeyStore } from "../Services/ApiKeyStore.ts"
-import { Drain } from "../Services/Drain.ts"
+import { LoggerLive } from "../Observability/Logger.ts"
+import { ObservabilityLive } from "../Observability/Otlp.ts"
 import { RateLimiterLive } from "../RateLimit/Limiter.ts"
+import { ApiKeyStore, holdsNoKey } from "../Services/ApiKeyStore.ts"
+import { Drain } from "../Services/Drain.ts"
 import * as BunServer from "./BunServer.ts"
 import { MetricsListenerLive } from "./MetricsListener.ts"
-import { ObservabilityLive } from "../Observability/Otlp.ts"
-import { WorkerReadyLive } from "./Workers.ts"
+import { logDescriptorLimit } from "./Descriptors.ts"
+import { supervise } from "./Supervisor.ts"
 
 /** Built after the server, so on shutdown it runs first: new requests get 503 while in-flight ones finish. */
 const DrainOnShutdown = Layer.effectDiscard(
@@ -40,6 +42,15 @@ const ReloadKeysOnHangup = Layer.effectDiscard(
   })
 )
 
+/** In a worker: tells the primary it serves, answers its heartbeat, and ends itself if the primary is gone. */
+const WorkerReady = Layer.effectDiscard(
+  Effect.sync(() => {
+    process.send?.("ready")
+    process.on("message", (message) => message === "ping" && process.send?.("pong"))
+    process.once("disconnect", () => process.kill(process.pid, "SIGTERM"))
+  })
+)
+
 /**
  * Once the server listens: a lone process logs its address, a worker tells its primary (which logs one address for
  * all), and a generated key is printed, so a start that failed prints no key that never served.
@@ -48,10 +59,12 @@ const Started = Layer.unwrap(
   Effect.gen(function* () {
     const { workerIndex } = yield* AppConfig
     const { hostname, port } = yield* BunServer.ServerAddress
-    const announce = Layer.effectDiscard(ApiKeyStore.use((store) => store.announce))
-    if (workerIndex !== undefined) return Layer.merge(WorkerReadyLive, announce)
     const host = hostname.includes(":") ? `[${hostname}]` : hostname
-    return Layer.merge(Layer.effectDiscard(Effect.logInfo(`Listening on http://${host}:${port}`)), announce)
+    const ready =
+      workerIndex === undefined
+        ? Layer.effectDiscard(Effect.logInfo(`Listening on http://${host}:${port}`))
+        : WorkerReady
+    return Layer.merge(ready, Layer.effectDiscard(ApiKeyStore.use((store) => store.announce)))
   })
 )
 
@@ -68,3 +81,14 @@ export const ServerLive = Layer.mergeAll(DrainOnShutdown, Started, ReloadKeysOnH
   Layer.provide(ObservabilityServed),
   Layer.provide(AppConfig.layer)
 )
+
+/** Serves in this process, or supervises WORKERS workers that do (the logger's layer writes its lines as it closes). */
+export const launch = <E>(server: Layer.Layer<never, E>) =>
+  Effect.gen(function* () {
+    const { apiKeys, apiKeysFile, host, port, workerIndex, workers } = yield* AppConfig
+    // Workers inherit the primary's limits.
+    if (workerIndex === undefined) yield* logDescriptorLimit.pipe(Effect.provide(LoggerLive))
+    if (workerIndex !== undefined || workers === 1) return yield* Layer.launch(server)
+    const noKeys = apiKeys === undefined && (apiKeysFile === undefined || holdsNoKey(apiKeysFile))
+    return yield* supervise(workers, port, host, noKeys).pipe(Effect.provide(LoggerLive))
+  }).pipe(Effect.provide(AppConfig.layer))

@@ -1,7 +1,4 @@
-/**
- * The primary of WORKERS=N: starts N workers (this same program) on one port, restarts one that dies or stops
- * answering, forwards SIGHUP to all, and when interrupted stops them all before it returns.
- */
+/** The primary of WORKERS=N: N workers (this same program) on one port, restarted when they die or hang. */
 import type { Subprocess } from "bun"
 import { Clock, Data, Effect, Schedule } from "effect"
 import { GENERATED_KEY_ENV, WORKER_ENV } from "../Config.ts"
@@ -13,7 +10,6 @@ export class WorkerStartFailed extends Data.TaggedError("WorkerStartFailed")<{ r
 
 const STOP_DEADLINE = "15 seconds" // above the workers' drain deadline
 const QUICK_DEATH_MS = 10_000
-const backoffMs = (quickDeaths: number) => Math.min(100 * 2 ** quickDeaths, 10_000)
 const HEARTBEAT_MS = 500
 const HUNG_MS = 2_500
 
@@ -87,7 +83,7 @@ const restartOnExit = (pool: Pool, index: number, first: Worker): Effect.Effect<
       const since = yield* Clock.currentTimeMillis
       const code = yield* Effect.promise(() => worker.proc.exited)
       quickDeaths = (yield* Clock.currentTimeMillis) - since < QUICK_DEATH_MS ? quickDeaths + 1 : 0
-      const delay = backoffMs(quickDeaths)
+      const delay = Math.min(100 * 2 ** quickDeaths, 10_000)
       yield* Effect.logWarning("Worker exited; restarting it").pipe(
         Effect.annotateLogs({ worker: index, code, restartInMs: delay })
       )
@@ -129,8 +125,8 @@ const ping = (proc: Subprocess) => {
 }
 
 /**
- * Runs until interrupted. The first worker starts alone, so a bad setting is reported once. Scoped fibers are
- * interrupted in reverse order, so the restarts and the heartbeat stop before `stopAll` sends SIGTERM.
+ * Runs until interrupted; forwards SIGHUP. The first worker starts alone, so a bad setting is reported once. Scoped
+ * fibers are interrupted in reverse order, so the restarts and the heartbeat stop before `stopAll` sends SIGTERM.
  */
 export const supervise = (count: number, port: number, host: string, noKeys: boolean) =>
   Effect.gen(function* () {

@@ -1,7 +1,6 @@
 /**
- * Effect's Redis store (`RateLimiter.makeStoreRedis`) made fail-open: from a command's first failure (Redis down,
- * stalled, refusing the password) until a probe answers, each instance decides from its own memory, on Redis's clock.
- * It logs the outage once with its reason, and probes once a second: back soon, and a struggling Redis not hammered.
+ * Effect's Redis store made fail-open: from a command's first failure until a probe (once a second) answers, each
+ * instance decides from its own memory, on Redis's clock; the outage is logged once, with its reason.
  */
 import { Clock, Context, Effect, Layer, Metric, Schedule } from "effect"
 import { RateLimiter, Redis } from "effect/persistence"

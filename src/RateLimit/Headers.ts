@@ -1,7 +1,4 @@
-/**
- * The rate-limit headers (IETF's draft-ietf-httpapi-ratelimit-headers and the widely used `X-RateLimit-*`): names,
- * values, OpenAPI text and CORS exposure, in one place. No server code: the API document imports it too.
- */
+/** The rate-limit headers (IETF's draft and the widely used `X-RateLimit-*`): no server code, the document reads it. */
 import type { RateLimitDecision } from "./Limiter.ts"
 
 /** Every header a known caller's `/v1` answer carries, as the document and CORS spell them. */
@@ -18,7 +15,6 @@ export const RETRY_AFTER = "Retry-After"
 const integer = { type: "integer", minimum: 0 }
 const text = { type: "string" }
 
-/** Each header's OpenAPI description, by name. */
 export const DOCUMENTED: Readonly<Record<(typeof NAMES)[number] | typeof RETRY_AFTER, object>> = {
   "RateLimit-Policy": { description: 'The key\'s bucket, `"default";q=<capacity>;w=60`', schema: text },
   RateLimit: { description: '`"default";r=<whole tokens left>;t=<seconds until full>`', schema: text },

@@ -49,7 +49,6 @@ export class Estimator extends Context.Service<
   Estimator,
   { readonly estimate: (input: WageInput) => Effect.Effect<Estimates, InvalidValue> }
 >()("app/WageEstimator") {
-  // No span: a few multiplications on every wage request.
   static readonly layer: Layer.Layer<Estimator> = Layer.succeed(Estimator, {
     estimate: (input) => Effect.suspend(() => Effect.fromResult(estimate(input)))
   })

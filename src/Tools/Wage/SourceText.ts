@@ -3,10 +3,6 @@ import type { Field } from "./Amount.ts"
 import type { WageInput } from "./Estimator.ts"
 import type { WageRequest } from "./Schemas.ts"
 
-interface ParseContext {
-  readonly source?: string
-}
-
 /** The JSON text of the body's top-level `field` (the last one when the key repeats, as `JSON.parse` keeps it). */
 export const sourceText = (body: string, field: Field): string | undefined => {
   const texts = new Map<unknown, string>()
@@ -14,7 +10,7 @@ export const sourceText = (body: string, field: Field): string | undefined => {
     // `context.source`: ES2025's JSON.parse source text access, a number's or a string's text
     const root: unknown = JSON.parse(
       body,
-      function (this: unknown, key: string, value: unknown, context?: ParseContext) {
+      function (this: unknown, key: string, value: unknown, context?: { readonly source?: string }) {
         if (key === field) texts.set(this, context?.source ?? JSON.stringify(value))
         return value
       }

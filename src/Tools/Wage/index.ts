@@ -1,5 +1,5 @@
 /** The wage tool's handlers: its group served by the estimator, each amount read as written in the body. */
-import { Context, Effect, Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Body, ToolsApi } from "../../Api.ts"
 import { Estimator } from "./Estimator.ts"
@@ -12,14 +12,10 @@ export const WageHandlers = HttpApiBuilder.group(
   Effect.fnUntraced(function* (handlers) {
     const estimator = yield* Estimator
     return handlers.handle("wageEstimator", ({ payload }) =>
-      Effect.contextWith((context: Context.Context<Body>) => {
-        const body = Context.get(context, Body)
-        return Effect.map(estimator.estimate(inputOf(payload, "text" in body ? body.text : "")), (estimates) => ({
-          success: true as const,
-          estimates,
-          assumptions
-        }))
-      })
+      Effect.service(Body).pipe(
+        Effect.flatMap((body) => estimator.estimate(inputOf(payload, "text" in body ? body.text : ""))),
+        Effect.map((estimates) => ({ success: true as const, estimates, assumptions }))
+      )
     )
   })
 )

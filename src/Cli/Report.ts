@@ -39,18 +39,18 @@ const failedWrite = (error: unknown): string | undefined => {
 const isStartFailure = (error: unknown): error is InvalidConfig | DeviceDataUnreadable =>
   (error as { readonly _tag?: unknown } | undefined)?._tag === "InvalidConfig" || error instanceof DeviceDataUnreadable
 
-export const report = <A, E, R>(
-  self: Effect.Effect<A, E, R>
-): Effect.Effect<A, Exclude<E, InvalidRequest | InvalidValue> | Refused, R | Stdio.Stdio> =>
+export const report = <A, E, R>(self: Effect.Effect<A, E, R>) =>
   Effect.gen(function* () {
     const stdio = yield* Stdio.Stdio
     const stderr = (text: string) => Stream.run(Stream.make(text), stdio.stderr()).pipe(Effect.ignore)
     return yield* self.pipe(
-      Effect.catch((error: E): Effect.Effect<never, E | Refused> => {
-        if (!isRefusal(error)) return Effect.fail(error)
-        const refusal = body(error)
-        return Effect.andThen(stderr(`${JSON.stringify({ error: refusal })}\n`), new Refused({ code: refusal.code }))
-      }),
+      Effect.catchIf(
+        (error: E): error is Extract<E, InvalidRequest | InvalidValue> => isRefusal(error),
+        (error) => {
+          const refusal = body(error)
+          return Effect.andThen(stderr(`${JSON.stringify({ error: refusal })}\n`), new Refused({ code: refusal.code }))
+        }
+      ),
       Effect.tapCause((cause) => {
         const error = Cause.squash(cause)
         if (Cause.hasDies(cause)) return stderr(`tools-api: internal error: ${String(error)}\n`)
@@ -60,4 +60,4 @@ export const report = <A, E, R>(
       }),
       exitOnInterrupt(130)
     )
-  }) as never
+  })

@@ -1,7 +1,4 @@
-/**
- * The database's patterns as the RegExps that run, and its model templates as names. Compiled patterns hold memory
- * outside the heap, so the service keeps the most recently used only (bench/README.md); the full scan keeps them all.
- */
+// Compiled patterns hold memory outside the heap: the service keeps the recently used only, the full scan all.
 import { LRUCache } from "lru-cache"
 import type { Compile } from "./PatternIndex.ts"
 

@@ -1,7 +1,4 @@
-/**
- * What browsers send, in the data set's current versions, for the combinations it has too few of (Edge outside
- * Windows, Firefox and Safari on tablets, IE): used where the data is thin, at its smallest weight, if they parse back.
- */
+/** Current browsers' strings for combinations the data set has too few of, used at its smallest weight. */
 export const fill: ReadonlyArray<string> = [
   // Edge on macOS and Linux
   "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/153.0.0.0 Safari/537.36 Edg/153.0.0.0",

@@ -1,7 +1,4 @@
-/**
- * The parse cache: answers by string, at most `entries` of them and about 512 characters each on average, so long
- * strings hold fewer (never less than room for the longest string with its answer).
- */
+/** Answers by string, bounded in entries and in characters, so long strings hold fewer. */
 import { Context, Metric } from "effect"
 import { LRUCache } from "lru-cache"
 import type { UserAgentInfo } from "../Schemas.ts"

@@ -34,10 +34,9 @@ const operation = <const Op extends "parse" | "generate">(op: Op, description: s
   Schema.Literal(op).annotateKey({ description })
 
 // Given beside its other form, a field is refused (400) rather than ignored: the client meant one of the two.
-const notWith = (other: string) =>
-  Schema.optionalKey(
-    Schema.Never.annotate({ description: `Not with \`${other}\``, message: `cannot be sent with ${other}; send one` })
-  )
+const refused = (description: string, message: string) =>
+  Schema.optionalKey(Schema.Never.annotate({ description, message }))
+const notWith = (other: string) => refused(`Not with \`${other}\``, `cannot be sent with ${other}; send one`)
 
 export const ParseRequest = Schema.Struct({
   operation: operation("parse", "Parse the given userAgent"),
@@ -62,11 +61,9 @@ export const ParseBatchRequest = Schema.Struct({
   operation: operation("parse", "Parse each of the given userAgents"),
   userAgents: UserAgentStrings,
   userAgent: notWith("userAgents"),
-  headers: Schema.optionalKey(
-    Schema.Never.annotate({
-      description: "Client hints describe one browser: send them with `userAgent`",
-      message: "describe one browser: send them with userAgent, not userAgents"
-    })
+  headers: refused(
+    "Client hints describe one browser: send them with `userAgent`",
+    "describe one browser: send them with userAgent, not userAgents"
   )
 }).annotate({ identifier: "ParseBatchRequest", title: "Parse up to 100 user agents" })
 

@@ -22,14 +22,9 @@ export const makeParseCache = (entries: number): LRUCache<string, UserAgentInfo>
     sizeCalculation: charactersOf
   })
 
-const hits = Metric.counter("ua_parse_cache_hits_total", {
-  description: "User-agent parses answered from the cache",
-  incremental: true
-})
-const misses = Metric.counter("ua_parse_cache_misses_total", {
-  description: "User-agent parses computed and cached",
-  incremental: true
-})
+const counter = (name: string, description: string) => Metric.counter(name, { description, incremental: true })
+const hits = counter("ua_parse_cache_hits_total", "User-agent parses answered from the cache")
+const misses = counter("ua_parse_cache_misses_total", "User-agent parses computed and cached")
 // Updated in place in the default registry that /metrics reads; registered now, so they show 0 from the start.
 const registry = Context.empty()
 hits.updateUnsafe(0, registry)

@@ -17,9 +17,7 @@ import { parseAll, trafficEntries } from "./generate/Traffic.ts"
 import { countHit, countMiss, makeParseCache } from "./parse/Cache.ts"
 import { parseUserAgent } from "./parse/Normalise.ts"
 
-export interface GenerateRequestOptions extends GenerateOptions {
-  readonly seed?: number | undefined
-}
+export type GenerateRequestOptions = GenerateOptions & { readonly seed?: number | undefined }
 
 type Headers = Readonly<Record<string, string>>
 

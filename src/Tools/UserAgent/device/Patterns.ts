@@ -24,11 +24,7 @@ export const recentPatterns = (size: number): Compile => {
 
 export const allPatterns = (): Compile => {
   const kept = new Map<string, RegExp>()
-  return (source) => {
-    let pattern = kept.get(source)
-    if (pattern === undefined) kept.set(source, (pattern = devicePattern(source)))
-    return pattern
-  }
+  return (source) => kept.get(source) ?? kept.set(source, devicePattern(source)).get(source)!
 }
 
 /** A name from Matomo's model template: $1..$n from the match, "_" as a space, no trailing " TD"; "Build" is none. */

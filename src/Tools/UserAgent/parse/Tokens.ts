@@ -90,10 +90,7 @@ export const foreignProduct = (ua: string): Product | undefined => {
 
 export const appExtensions = [Emails, InApps, MediaPlayers].flat()
 
-interface Product {
-  readonly name: string
-  readonly version?: string | undefined
-}
+type Product = { readonly name: string; readonly version?: string | undefined }
 
 const baseNames =
   /^(mozilla|ie|iemobile|edge|chrome|chrome webview|mobile chrome|safari|mobile safari|webkit|firefox)$/i

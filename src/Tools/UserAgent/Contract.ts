@@ -4,16 +4,12 @@ import { InvalidRequestWire } from "../../Errors.ts"
 import { TokenCost } from "../TokenCost.ts"
 import { MAX_BATCH, UserAgentRequest, UserAgentResponse } from "./Schemas.ts"
 
-const batchSize = (n: unknown): number | undefined =>
-  typeof n === "number" && Number.isInteger(n) && n >= 1 && n <= MAX_BATCH ? n : undefined
-
 /** One token a user agent of a batch; a size the schema refuses costs one, like every refused body. */
 export const tokenCost = (body: object): number => {
   const { operation, userAgents, count } = body as Record<string, unknown>
-  if (operation === "parse" && !("userAgent" in body))
-    return (Array.isArray(userAgents) ? batchSize(userAgents.length) : undefined) ?? 1
-  if (operation === "generate") return batchSize(count) ?? 1
-  return 1
+  const batch = operation === "parse" && !("userAgent" in body) && Array.isArray(userAgents) ? userAgents.length : 1
+  const n = operation === "generate" ? count : batch
+  return typeof n === "number" && Number.isInteger(n) && n >= 1 && n <= MAX_BATCH ? n : 1
 }
 
 export const UserAgentParser = HttpApiEndpoint.post("userAgentParser", "/user-agent-parser", {

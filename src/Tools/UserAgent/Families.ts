@@ -19,13 +19,7 @@ const browserFamilies: ReadonlySet<string> = new Set(BROWSER_FAMILIES)
 export const isBrowserFamily = (name: string): name is BrowserFamily => browserFamilies.has(name)
 
 /** Where each browser family really runs, and on which devices each OS does. */
-const everywhere: Partial<Record<OsFamily, true>> = {
-  Windows: true,
-  macOS: true,
-  Linux: true,
-  Android: true,
-  iOS: true
-}
+const everywhere = Object.fromEntries(OS_FAMILIES.map((os) => [os, true] as const))
 export const browserOses: Record<BrowserFamily, Partial<Record<OsFamily, true>>> = {
   Chrome: everywhere,
   Firefox: everywhere,

@@ -3,6 +3,11 @@ import { Schema } from "effect"
 import { ClientHintHeaders } from "./ClientHints.ts"
 import { BrowserFamily, DeviceFamily, DeviceType, OsFamily } from "./Families.ts"
 
+const IPHONE_SAFARI =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+const WINDOWS_CHROME =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
+
 export const MAX_USER_AGENT_LENGTH = 2048
 /** The most user agents one request parses (`userAgents`) or generates (`count`). */
 export const MAX_BATCH = 100
@@ -17,9 +22,7 @@ const userAgentProblem = (s: string): string | undefined => {
 
 const UserAgentString = Schema.String.annotate({
   description: "The User-Agent header to parse, at most 2048 characters",
-  examples: [
-    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
-  ]
+  examples: [IPHONE_SAFARI]
 }).check(
   Schema.makeFilter(userAgentProblem, {
     toJsonSchema: () => ({ minLength: 1, maxLength: MAX_USER_AGENT_LENGTH })
@@ -31,10 +34,9 @@ const operation = <const Op extends "parse" | "generate">(op: Op, description: s
   Schema.Literal(op).annotateKey({ description })
 
 // Given beside its other form, a field is refused (400) rather than ignored: the client meant one of the two.
-const notWith = (other: string) =>
-  Schema.optionalKey(
-    Schema.Never.annotate({ description: `Not with \`${other}\``, message: `cannot be sent with ${other}; send one` })
-  )
+const refused = (description: string, message: string) =>
+  Schema.optionalKey(Schema.Never.annotate({ description, message }))
+const notWith = (other: string) => refused(`Not with \`${other}\``, `cannot be sent with ${other}; send one`)
 
 export const ParseRequest = Schema.Struct({
   operation: operation("parse", "Parse the given userAgent"),
@@ -59,11 +61,9 @@ export const ParseBatchRequest = Schema.Struct({
   operation: operation("parse", "Parse each of the given userAgents"),
   userAgents: UserAgentStrings,
   userAgent: notWith("userAgents"),
-  headers: Schema.optionalKey(
-    Schema.Never.annotate({
-      description: "Client hints describe one browser: send them with `userAgent`",
-      message: "describe one browser: send them with userAgent, not userAgents"
-    })
+  headers: refused(
+    "Client hints describe one browser: send them with `userAgent`",
+    "describe one browser: send them with userAgent, not userAgents"
   )
 }).annotate({ identifier: "ParseBatchRequest", title: "Parse up to 100 user agents" })
 
@@ -98,24 +98,17 @@ export const UserAgentRequest = Schema.Union([ParseRequest, ParseBatchRequest, G
   examples: [
     {
       operation: "parse",
-      userAgent:
-        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
+      userAgent: WINDOWS_CHROME
     },
     { operation: "generate", browser: "Firefox", os: "Linux" },
     {
       operation: "parse",
-      userAgents: [
-        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36",
-        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
-      ]
+      userAgents: [WINDOWS_CHROME, IPHONE_SAFARI]
     },
     { operation: "generate", count: 3, deviceType: "Mobile", seed: 7 }
   ]
 })
 export type UserAgentRequest = typeof UserAgentRequest.Type
-export type ParseRequest = typeof ParseRequest.Type
-export type ParseBatchRequest = typeof ParseBatchRequest.Type
-export type GenerateRequest = typeof GenerateRequest.Type
 
 const known = (description: string) =>
   Schema.String.annotate({ description: `${description}; "Unknown" when it cannot be determined` })
@@ -159,8 +152,7 @@ export const UserAgentResponse = Schema.Struct({
     {
       success: true,
       data: {
-        userAgent:
-          "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1",
+        userAgent: IPHONE_SAFARI,
         browser: { name: "Safari", version: "17.4" },
         os: { name: "iOS", version: "17.4" },
         device: { type: "Mobile", vendor: "Apple", model: "iPhone", name: "iPhone" },

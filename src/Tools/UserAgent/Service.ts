@@ -1,32 +1,25 @@
-/**
- * The user-agent tool as a service: parses through a cache (traffic repeats strings), pools made on first generate.
- * A parse waits for the device database's lookups, so its answer never depends on when it came.
- */
+// Parses go through a cache (traffic repeats strings) and wait for the device lookups, so an answer never depends on
+// when it came; generation's pools are made on first use.
 import { Context, Effect, Layer } from "effect"
 import { readFile } from "node:fs/promises"
 import trafficFile from "../../../node_modules/user-agents/dist/user-agents.json" with { type: "file" }
 import { AppConfig } from "../../Config.ts"
-import { InvalidRequest } from "../../Errors.ts"
+import type { InvalidRequest } from "../../Errors.ts"
 import { hasClientHints } from "./ClientHints.ts"
 import type { UserAgentInfo } from "./Schemas.ts"
 import { Slicer } from "./Slicer.ts"
 import { DeviceDatabase, type DeviceDataUnreadable } from "./device/Database.ts"
 import type { Lookup } from "./device/Lookup.ts"
 import { fill } from "./generate/Fill.ts"
-import { checkCombination, type GenerateOptions } from "./generate/Combinations.ts"
+import { checkCombination, type GenerateOptions, invalid } from "./generate/Combinations.ts"
 import { buildPools, generate, type Pools, seeded } from "./generate/Pools.ts"
 import { parseAll, trafficEntries } from "./generate/Traffic.ts"
 import { countHit, countMiss, makeParseCache } from "./parse/Cache.ts"
 import { parseUserAgent } from "./parse/Normalise.ts"
 
-export interface GenerateRequestOptions extends GenerateOptions {
-  readonly seed?: number | undefined
-}
+export type GenerateRequestOptions = GenerateOptions & { readonly seed?: number | undefined }
 
 type Headers = Readonly<Record<string, string>>
-
-const invalid = (path: string, problem: string) =>
-  new InvalidRequest({ message: `${path} ${problem}`, details: [{ path, message: problem }] })
 
 const unknown = (userAgent: string): UserAgentInfo => ({
   userAgent,
@@ -47,11 +40,13 @@ const safeParse = (devices: Lookup, userAgent: string, headers?: Headers): UserA
   }
 }
 
-// A wrong seed or a combination no browser has is answered without loading the data set.
-const check = (options: GenerateRequestOptions): InvalidRequest | undefined =>
-  options.seed !== undefined && !Number.isSafeInteger(options.seed)
-    ? invalid("seed", "must be an integer")
-    : checkCombination(options)
+// A wrong count or seed, or a combination no browser has, is answered without loading the data set.
+const check = (options: GenerateRequestOptions, count = 1): InvalidRequest | undefined =>
+  !Number.isSafeInteger(count) || count < 1
+    ? invalid("count", "count must be an integer of at least 1", "must be an integer of at least 1")
+    : options.seed !== undefined && !Number.isSafeInteger(options.seed)
+      ? invalid("seed", "seed must be an integer", "must be an integer")
+      : checkCombination(options)
 
 const draw = (pools: Pools, options: GenerateRequestOptions, index: number) =>
   options.seed === undefined ? generate(pools, options) : seeded(generate(pools, options), options.seed, index)
@@ -130,9 +125,7 @@ export class UserAgents extends Context.Service<
         count: number,
         from = 0
       ) {
-        if (!Number.isSafeInteger(count) || count < 1)
-          return yield* invalid("count", "must be an integer of at least 1")
-        const wrong = check(options)
+        const wrong = check(options, count)
         if (wrong !== undefined) return yield* wrong
         const loaded = yield* pools
         const items: Array<UserAgentInfo> = []

@@ -4,10 +4,7 @@ import { Context, Effect, Layer } from "effect"
 /** The work in one slice, in milliseconds of `performance.now()`. */
 export const SLICE_MS = 2
 
-/**
- * A pause point to `yield*` before each piece of costly work, shared by every fiber: once a slice's work reaches
- * SLICE_MS, each waits for the event loop's next turn. So many costly requests hold a cheap one for a slice only.
- */
+/** A pause point to `yield*` before costly work, shared by every fiber: past SLICE_MS, each waits a turn. */
 export const makeSlicer = (): Effect.Effect<void> => {
   let sliceEnds = 0
   let startedAt = -1

@@ -1,19 +1,18 @@
 /** The device as users read it: the database's match first, then a vendor's own software, then the library's. */
 import type { DeviceType } from "../Families.ts"
-import { UNKNOWN } from "../parse/Names.ts"
+import { known, UNKNOWN } from "../parse/Names.ts"
 import type { DeviceIdentity } from "./Lookup.ts"
-import { vendorClue } from "./Clues.ts"
 
 // what browsers send in the model's place (Chrome's reduced "K"), and emulators' stand-ins
 const placeholder = /^(?:K|Unspecified Device|Unknown|generic)$/i
 
-const known = (value: string | undefined): string =>
-  value === undefined || value.trim() === "" || placeholder.test(value.trim()) ? UNKNOWN : value
+const knownModel = (model: string | undefined): string =>
+  placeholder.test(model?.trim() ?? "") ? UNKNOWN : known(model)
 
 const plain = (s: string): string => s.toLowerCase().replace(/[\s_-]+/g, " ")
 
 /** The code the database matched on, without the delimiters around it and the brand in front ("SAMSUNG-SM-G900A"). */
-export const matchedCode = (ua: string, match: string, brand: string): string => {
+const matchedCode = (ua: string, match: string, brand: string): string => {
   // a variant's few letters after the code ("LG-E981h", "SM-T330NU"), but not another word
   const variant = /^[A-Za-z0-9]{1,3}(?![A-Za-z0-9])/.exec(ua.slice(ua.indexOf(match) + match.length))?.[0]
   const code = (/[A-Za-z0-9]$/.test(match) && variant !== undefined ? match + variant : match)
@@ -58,10 +57,25 @@ export const nameOf = (brand: string, name: string): string => {
   return `${brand} ${name}`
 }
 
-export interface DeviceAnswer {
-  readonly vendor: string
-  readonly model: string
-  readonly name: string
+// the vendor a string's own browser or platform names where no model code does, `on` these classes (else all but Desktop)
+const vendorClues: ReadonlyArray<{ vendor: string; clue: RegExp; on?: ReadonlyArray<DeviceType> }> = [
+  // Samsung's TVs, Tizen (its phones', watches' and TVs' system) and Samsung Internet
+  { vendor: "Samsung", clue: /\(SMART-TV;|\bTizen\b|\bSamsungBrowser\// },
+  { vendor: "Huawei", clue: /\bHuaweiBrowser\/|\bHarmonyOS\b/ },
+  { vendor: "Xiaomi", clue: /\bMiuiBrowser\// },
+  // Kindle and Fire tablets' codes ("KFTRWI"); Silk on its tablets and Echo Show (Fire TV's runs on others' TVs)
+  { vendor: "Amazon", clue: /\bKindle\b|; KF[A-Z]{2,6}(?: Build|[;)])/ },
+  { vendor: "Amazon", clue: /\bSilk\/\d/, on: ["Mobile", "Tablet", "Embedded"] }
+]
+
+// most strings carry no clue: one scan tells
+const anyClue = new RegExp(vendorClues.map(({ clue }) => clue.source).join("|"))
+
+const vendorClue = (ua: string, type: DeviceType): string | undefined => {
+  if (type === "Desktop" || !anyClue.test(ua)) return undefined
+  for (const { vendor, clue, on } of vendorClues)
+    if ((on === undefined || on.includes(type)) && clue.test(ua)) return vendor
+  return undefined
 }
 
 /** `library` is the library's vendor and model after the rules; `type` undefined where no vendor clue applies. */
@@ -70,8 +84,8 @@ export const deviceAnswer = (
   library: { readonly vendor: string; readonly model: string | undefined },
   identity: DeviceIdentity | undefined,
   type: DeviceType | undefined
-): DeviceAnswer => ({
+) => ({
   vendor: identity?.brand ?? (type === undefined ? undefined : vendorClue(ua, type)) ?? library.vendor,
-  model: modelOf(ua, known(library.model), identity),
+  model: modelOf(ua, knownModel(library.model), identity),
   name: identity === undefined ? UNKNOWN : nameOf(identity.brand, identity.name)
 })

@@ -1,7 +1,4 @@
-/**
- * A device's brand and name by Matomo device-detector's database (LGPL-3.0, node-device-detector's MIT copy): the
- * first brand whose pattern matches, in Matomo's order, then the first of its models.
- */
+/** A device's brand and name by Matomo's database: the first brand whose pattern matches, then its first model. */
 import { allPatterns, modelName, RECENT, recentPatterns, WINDOW } from "./Patterns.ts"
 import { type Found, makePatternIndex, type PatternIndex } from "./PatternIndex.ts"
 import type { Brand, Database } from "./Build.ts"

@@ -1,30 +1,21 @@
-/**
- * An ordered list of case-insensitive patterns that answers "the first one that matches" without running them all:
- * each pattern comes with literal texts one of which any match contains (device/PatternTexts.ts), filed under a window
- * of two or three of their characters (device/PatternFiling.ts). Only the patterns with a text in the string run, in
- * list order, so the answer is a full scan's (`scan`; scripts/deviceIndexCheck.ts compares them).
- */
+// "The first pattern of a list that matches" without running them all: each pattern's literal texts (one of which any
+// match contains) are filed under windows of two or three characters; only patterns with a text in the string run.
 
 /** The end of a text, a character of its own: a pattern's `$` is read as it, and `first` reads it after the string. */
 export const END = "\u0000"
 
 /**
- * The texts filed under each key, keys ascending. A key is a window of three characters, `(c0 << 16) | (c1 << 8) |
- * c2`, or of two, `0x1000000 | (c0 << 8) | c1`, each code cut to its low byte (a collision only adds a candidate).
+ * Keys ascending: a three-character window `(c0 << 16) | (c1 << 8) | c2` or a two-character one `0x1000000 | (c0 << 8)
+ * | c1`, low bytes only. Key k's texts are `starts[k]..starts[k + 1]`; text t is pattern `entries[t]`, its piece is
+ * `pieces` up to `ends[t]`, the window at `offsets[t]` in it. `always`: the patterns without a text.
  */
 export interface Filing {
   readonly keys: Int32Array
-  /** where each key's texts start, and where the last one's end */
   readonly starts: Int32Array
-  /** each text's pattern, by its place in the list */
   readonly entries: Int32Array
-  /** each text's piece around its key's window, one after the other, a byte a character */
   readonly pieces: Uint8Array
-  /** where each piece ends in `pieces` */
   readonly ends: Int32Array
-  /** where the key's window is in each piece */
   readonly offsets: Uint8Array
-  /** the patterns without a text: they always run */
   readonly always: Int32Array
 }
 

@@ -1,7 +1,4 @@
-/**
- * The database's patterns as the RegExps that run, and its model templates as names. Compiled patterns hold memory
- * outside the heap, so the service keeps the most recently used only (bench/README.md); the full scan keeps them all.
- */
+// Compiled patterns hold memory outside the heap: the service keeps the recently used only, the full scan all.
 import { LRUCache } from "lru-cache"
 import type { Compile } from "./PatternIndex.ts"
 
@@ -27,11 +24,7 @@ export const recentPatterns = (size: number): Compile => {
 
 export const allPatterns = (): Compile => {
   const kept = new Map<string, RegExp>()
-  return (source) => {
-    let pattern = kept.get(source)
-    if (pattern === undefined) kept.set(source, (pattern = devicePattern(source)))
-    return pattern
-  }
+  return (source) => kept.get(source) ?? kept.set(source, devicePattern(source)).get(source)!
 }
 
 /** A name from Matomo's model template: $1..$n from the match, "_" as a space, no trailing " TD"; "Build" is none. */

@@ -12,8 +12,8 @@ export interface GenerateOptions {
 const list = (items: ReadonlyArray<string>, word: "and" | "or"): string =>
   items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} ${word} ${items[items.length - 1]}`
 
-export const invalid = (path: keyof GenerateOptions, message: string) =>
-  new InvalidRequest({ message, details: [{ path, message }] })
+export const invalid = (path: string, message: string, detail = message) =>
+  new InvalidRequest({ message, details: [{ path, message: detail }] })
 
 /** A combination no real browser has, blamed on the field a person likeliest chose last (browser, then os). */
 export const checkCombination = (options: GenerateOptions): InvalidRequest | undefined => {

@@ -1,9 +1,5 @@
-/**
- * What browsers send, in the data set's current versions, for the combinations it has too few of (Edge outside
- * Windows, Firefox and Safari on tablets, IE): used where the data is thin, at its smallest weight, if they parse back.
- */
+/** Current browsers' strings for combinations the data set has too few of, used at its smallest weight. */
 export const fill: ReadonlyArray<string> = [
-  // Edge on macOS and Linux
   "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/153.0.0.0 Safari/537.36 Edg/153.0.0.0",
   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/153.0.0.0 Safari/537.36 Edg/153.0.0.0",
   // Edge for Android: phones say "Mobile", tablets leave it out
@@ -14,10 +10,8 @@ export const fill: ReadonlyArray<string> = [
   "Mozilla/5.0 (iPad; CPU OS 18_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) FxiOS/156.0 Mobile/15E148 Safari/605.1.15",
   "Mozilla/5.0 (iPad; CPU OS 18_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/26.0 Mobile/15E148 Safari/604.1",
   "Mozilla/5.0 (iPad; CPU OS 18_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/26.6 Mobile/15E148 Safari/604.1",
-  // Chrome on Android tablets
   "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/153.0.0.0 Safari/537.36",
   "Mozilla/5.0 (Linux; Android 14; SM-X710) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/153.0.0.0 Safari/537.36",
-  // Firefox on Android tablets and Linux desktops
   "Mozilla/5.0 (Android 16; Tablet; rv:156.0) Gecko/156.0 Firefox/156.0",
   "Mozilla/5.0 (Android 15; Tablet; rv:156.0) Gecko/156.0 Firefox/156.0",
   "Mozilla/5.0 (X11; Linux x86_64; rv:156.0) Gecko/20100101 Firefox/156.0",

@@ -88,14 +88,11 @@ const matches = (info: UserAgentInfo, options: GenerateOptions): boolean =>
   (options.os === undefined || info.os.name === options.os) &&
   (options.deviceType === undefined || info.device.type === options.deviceType)
 
-const isUnfiltered = (options: GenerateOptions) =>
-  options.browser === undefined && options.os === undefined && options.deviceType === undefined
-
 export const poolFor = (pools: Pools, options: GenerateOptions): Pool => {
   const key = `${options.browser ?? "*"}|${options.os ?? "*"}|${options.deviceType ?? "*"}`
   const known = pools.byOptions.get(key)
   if (known !== undefined) return known
-  const unfiltered = isUnfiltered(options)
+  const unfiltered = key === "*|*|*"
   const chosen = pools.candidates.filter((c) => (unfiltered ? !c.filled : matches(c.info, options)))
   let total = 0
   const pool = { infos: chosen.map((c) => c.info), cumulative: chosen.map((c) => (total += c.weight)) }
@@ -122,11 +119,8 @@ const emptyPool = (options: GenerateOptions): InvalidRequest => {
   return invalid(path, `No current user agent of ${asked} is known; leave out ${path} or choose another`)
 }
 
-/**
- * `self` with Random seeded for item `index` of a list (0: the whole `seed`, `"<seed>:<index>"` after it, so a list of
- * n is the first n of any longer one). Effect's seeded Random keeps a number's low 32 bits only, so a seed outside
- * [0, 2^32) is given as text, which it reads in full.
- */
+// Item `index` of a list seeded apart, so a list of n is the first n of any longer one; a seed outside [0, 2^32) as
+// text, since Effect's seeded Random keeps a number's low 32 bits only.
 export const seeded = <A, E, R>(self: Effect.Effect<A, E, R>, seed: number, index = 0): Effect.Effect<A, E, R> =>
   Random.withSeed(
     self,
@@ -137,10 +131,8 @@ export const generate = (pools: Pools, options: GenerateOptions): Effect.Effect<
   Effect.suspend(() => {
     const wrong = checkCombination(options)
     if (wrong !== undefined) return Effect.fail(wrong)
-    const pool = poolFor(pools, options)
-    if (pool.infos.length === 0) return Effect.fail(emptyPool(options))
     return Effect.flatMap(Random.next, (r) => {
-      const info = pick(pool, r)
+      const info = pick(poolFor(pools, options), r)
       return info === undefined ? Effect.fail(emptyPool(options)) : Effect.succeed(info)
     })
   })

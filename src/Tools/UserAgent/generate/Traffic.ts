@@ -60,8 +60,7 @@ export const parseAll = (
 ): Effect.Effect<Map<string, UserAgentInfo>> =>
   Effect.gen(function* () {
     const parsed = new Map<string, UserAgentInfo>()
-    for (const userAgent of userAgents) {
-      if (parsed.has(userAgent)) continue
+    for (const userAgent of new Set(userAgents)) {
       parsed.set(userAgent, yield* parse(userAgent))
       yield* slice
     }

@@ -1,7 +1,4 @@
-/**
- * The parse cache: answers by string, at most `entries` of them and about 512 characters each on average, so long
- * strings hold fewer (never less than room for the longest string with its answer).
- */
+/** Answers by string, bounded in entries and in characters, so long strings hold fewer. */
 import { Context, Metric } from "effect"
 import { LRUCache } from "lru-cache"
 import type { UserAgentInfo } from "../Schemas.ts"
@@ -25,14 +22,9 @@ export const makeParseCache = (entries: number): LRUCache<string, UserAgentInfo>
     sizeCalculation: charactersOf
   })
 
-const hits = Metric.counter("ua_parse_cache_hits_total", {
-  description: "User-agent parses answered from the cache",
-  incremental: true
-})
-const misses = Metric.counter("ua_parse_cache_misses_total", {
-  description: "User-agent parses computed and cached",
-  incremental: true
-})
+const counter = (name: string, description: string) => Metric.counter(name, { description, incremental: true })
+const hits = counter("ua_parse_cache_hits_total", "User-agent parses answered from the cache")
+const misses = counter("ua_parse_cache_misses_total", "User-agent parses computed and cached")
 // Updated in place in the default registry that /metrics reads; registered now, so they show 0 from the start.
 const registry = Context.empty()
 hits.updateUnsafe(0, registry)

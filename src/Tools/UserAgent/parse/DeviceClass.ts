@@ -1,14 +1,5 @@
 /** The device class where the library has none or reads the "Mobile" word alone (LongTail.ts holds the tables). */
-import {
-  androidClass,
-  androidModel,
-  isEmbedded,
-  isFeaturePhone,
-  isMobileOnly,
-  isTv,
-  isWearable,
-  puffinPlatform
-} from "./LongTail.ts"
+import * as longTail from "./LongTail.ts"
 import { isDesktopOs } from "./Names.ts"
 
 const handsetWords = /Mobi|PPC|Palm|ARM;|Android|Phone|Touch|HTC|SAMSUNG|Opera Mini|UCWEB|J2ME|MIDP/i
@@ -31,7 +22,7 @@ export const refineDevice = (ua: string, device: DeviceFields, os: string, mobil
   // an iPad in desktop mode, whose iOS-only browser still gives it away
   if (os === "iOS" && /\bMacintosh\b/.test(ua)) return { vendor: "Apple", model: "iPad", type: "tablet" }
   if (os === "tvOS") return { vendor: "Apple", model: "Apple TV", type: "smarttv" }
-  if (liveTypes.has(type) && isWearable(ua)) return { ...device, type: "wearable" }
+  if (liveTypes.has(type) && longTail.isWearable(ua)) return { ...device, type: "wearable" }
   if (/\bXbox\b/.test(ua)) return { vendor: "Microsoft", model: "Xbox", type: "console" }
   if (os === "Windows Phone") return { ...device, type: "mobile" }
   // Windows 10 Mobile's Edge in desktop mode ("Windows NT 10.0; ARM; Lumia 950")
@@ -41,17 +32,22 @@ export const refineDevice = (ua: string, device: DeviceFields, os: string, mobil
     return { ...device, type: "tablet" }
   }
   // an embedded device's or a TV platform's token outranks a phone model guessed from it ("BrightSign/7.0.60 (XT1143)")
-  if (liveTypes.has(type) && isEmbedded(ua)) return { ...device, type: "embedded" }
-  if (liveTypes.has(type) && isTv(ua, undefined)) return { ...device, type: "smarttv" }
+  if (liveTypes.has(type) && longTail.isEmbedded(ua)) return { ...device, type: "embedded" }
+  if (liveTypes.has(type) && longTail.isTv(ua, undefined)) return { ...device, type: "smarttv" }
   // on Windows, a phone guessed from a PC maker's name or a language tag ("lg-UG") needs a handset's words
-  if (os === "Windows" && (type === "mobile" || type === "tablet") && !handsetWords.test(ua) && !isFeaturePhone(ua)) {
+  if (
+    os === "Windows" &&
+    (type === "mobile" || type === "tablet") &&
+    !handsetWords.test(ua) &&
+    !longTail.isFeaturePhone(ua)
+  ) {
     return { ...device, type: undefined }
   }
-  const puffin = puffinPlatform(ua)
+  const puffin = longTail.puffinPlatform(ua)
   if (puffin !== undefined && os !== "Android") return { ...device, type: puffin.type }
   if (os === "Android" && liveTypes.has(type)) {
     // the model's own line (a TV box, a tablet, a foldable) outranks the browser's "Mobile" word
-    const byModel = androidClass(ua, androidModel(ua) ?? device.model)
+    const byModel = longTail.androidClass(ua, longTail.androidModel(ua) ?? device.model)
     if (byModel !== undefined) return { ...device, type: byModel }
     if (puffin !== undefined) return { ...device, type: puffin.type }
     // a tablet line the library names with its maker (not Acer's, any "A" and three digits) outranks "Mobile"
@@ -70,7 +66,7 @@ export const refineDevice = (ua: string, device: DeviceFields, os: string, mobil
   // iOS apps' own strings name no device: a phone, as most are (an iPad's apps say so)
   if (os === "iOS") return { ...device, type: "mobile" }
   // Palm's webOS ran on its phones (its TouchPad and LG's TVs say so)
-  if (isMobileOnly(ua) || (!isDesktopOs(os) && isFeaturePhone(ua)) || os === "webOS")
+  if (longTail.isMobileOnly(ua) || (!isDesktopOs(os) && longTail.isFeaturePhone(ua)) || os === "webOS")
     return { ...device, type: "mobile" }
   return device
 }

@@ -1,7 +1,4 @@
-/**
- * Devices ua-parser-js leaves without a type, or types by the "Mobile" word alone, told by token tables: each marker
- * is a platform's or a vendor's naming convention, not a rule for one string.
- */
+// Token tables for devices the library leaves untyped or types by "Mobile" alone: each a platform's or vendor's convention.
 
 // feature-phone platforms (WAP, J2ME, BREW...) and makers: no smartphone or desktop browser sends these
 const featurePhone = new RegExp(

@@ -8,20 +8,14 @@ export const known = (value: string | undefined): string =>
   typeof value !== "string" || value.trim() === "" ? UNKNOWN : value
 
 // a Map: a plain object would answer "constructor" from Object.prototype
-const browserFamilies: ReadonlyMap<string, string> = new Map([
-  ["chrome", "Chrome"],
-  ["mobile chrome", "Chrome"],
-  ["chrome webview", "Chrome"],
-  ["chrome headless", "Chrome"],
-  ["chromium", "Chrome"],
-  ["firefox", "Firefox"],
-  ["mobile firefox", "Firefox"],
-  ["firefox focus", "Firefox"],
-  ["safari", "Safari"],
-  ["mobile safari", "Safari"],
-  ["ie", "IE"],
-  ["iemobile", "IE"]
-])
+const browserFamilies: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    Chrome: ["chrome", "mobile chrome", "chrome webview", "chrome headless", "chromium"],
+    Firefox: ["firefox", "mobile firefox", "firefox focus"],
+    Safari: ["safari", "mobile safari"],
+    IE: ["ie", "iemobile"]
+  }).flatMap(([family, names]) => names.map((name): [string, string] => [name, family]))
+)
 
 /** The contract's browser family, or the parser's own name for anything outside the families. */
 export const browserFamily = (name: string | undefined): string => {

@@ -10,13 +10,12 @@ import { decodeSpaces, forLibrary, type ParserResult, refine } from "./Rules.ts"
 import { appExtensions } from "./Tokens.ts"
 
 export interface NormaliseOptions {
-  /** false: the contract's mapping of the library's answer only, without the accuracy rules */
+  /** false: the library's answer mapped to the contract, without the rules */
   readonly rules?: boolean
-  /** sec-ch-ua-mobile "?1": a browser's own word that it is a phone outranks rules read from the string */
+  /** sec-ch-ua-mobile "?1" outranks rules read from the string */
   readonly mobileHint?: boolean
-  /** the string the device database reads, when client hints restored the model a reduced string hides */
+  /** the string with the model client hints restored, for the device database */
   readonly deviceText?: string
-  /** the device database's lookup (the DeviceDatabase service's); without it, no brand or name comes from it */
   readonly devices?: Lookup
 }
 

@@ -4,15 +4,7 @@ import { isBrowserFamily } from "../Families.ts"
 import { type DeviceFields, refineDevice } from "./DeviceClass.ts"
 import { isAndroidUnnamed, puffinPlatform } from "./LongTail.ts"
 import { browserFamily, osFamily, UNKNOWN } from "./Names.ts"
-import {
-  firefoxBuild,
-  foreignProduct,
-  ieFeedPlatform,
-  ieShell,
-  isWindowsMobile,
-  recognisedProduct,
-  restoreSpaces
-} from "./Tokens.ts"
+import * as tokens from "./Tokens.ts"
 
 export interface ParserResult {
   readonly browser: { readonly name?: string | undefined; readonly version?: string | undefined }
@@ -24,7 +16,7 @@ export interface ParserResult {
 
 /** Strings from form-encoded logs carry "+" for every space, others lost them: the parser needs them back. */
 export const decodeSpaces = (ua: string): string =>
-  !ua.includes(" ") && /\+\(|\)\+/.test(ua) ? ua.replaceAll("+", " ") : restoreSpaces(ua)
+  !ua.includes(" ") && /\+\(|\)\+/.test(ua) ? ua.replaceAll("+", " ") : tokens.restoreSpaces(ua)
 
 /**
  * The string as ua-parser-js reads it: at most 40 word characters and spaces after "archos", where the library's
@@ -50,10 +42,10 @@ const refineBrowser = (ua: string, fields: ParserResult, bot: Bot): ParserResult
   if (os === "Windows Phone" && /\bIEMobile\/\d/.test(ua) && browserFamily(browser.name) !== "IE") {
     browser = { name: "IEMobile", version: /\bIEMobile\/([\d.]+)/.exec(ua)?.[1] }
   }
-  const feeds = ieFeedPlatform.exec(ua)
+  const feeds = tokens.ieFeedPlatform.exec(ua)
   if (feeds !== null) return { name: "IE", version: feeds[1] }
   const family = browserFamily(browser.name)
-  const firefox = firefoxBuild.exec(ua)
+  const firefox = tokens.firefoxBuild.exec(ua)
   if (firefox !== null && (family === UNKNOWN || family === "Mozilla" || family === "Fennec"))
     return { name: "Firefox", version: firefox[1] }
   if (family === UNKNOWN || family === "WebKit" || isBrowserFamily(family)) {
@@ -61,11 +53,11 @@ const refineBrowser = (ua: string, fields: ParserResult, bot: Bot): ParserResult
     if (leading !== null && leading[1] !== "Mozilla") {
       return { name: leading[1] === "MobileSafari" ? "Mobile Safari" : leading[1]?.trim(), version: leading[2] }
     }
-    const shell = family === "IE" ? ieShell(ua) : undefined
+    const shell = family === "IE" ? tokens.ieShell(ua) : undefined
     if (shell !== undefined) return shell
-    const other = foreignProduct(ua)
-    const recognisedOnly = family === "Edge" || (family === "IE" && isWindowsMobile(ua))
-    const named = other !== undefined && recognisedOnly ? recognisedProduct(ua, other) : other
+    const other = tokens.foreignProduct(ua)
+    const recognisedOnly = family === "Edge" || (family === "IE" && tokens.isWindowsMobile(ua))
+    const named = other !== undefined && recognisedOnly ? tokens.recognisedProduct(ua, other) : other
     if (named !== undefined) return named
   }
   // Trident is IE's engine alone, also where odd comment items keep the library from naming IE

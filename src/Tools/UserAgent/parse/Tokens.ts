@@ -39,7 +39,7 @@ export const firefoxBuild = /\b(?:Minefield|BonEcho|GranParadiso|Shiretoko|Namor
 const ieItself = /^(?:(?:Internet|Pocket) Explorer|(?:Web)?Browser)$/i
 
 /** A shell around IE's engine, named in IE's comment ("MSIE 8.0; Windows NT 6.0; Acoo Browser 1.98", "AOL 9.7"). */
-export const ieShell = (ua: string): { name: string; version?: string | undefined } | undefined => {
+export const ieShell = (ua: string): Product | undefined => {
   if (!/\bMSIE \d|\bTrident\//.test(ua)) return undefined
   const comment = /\(([^()]*)(?:\)|$)/.exec(ua)?.[1] ?? ""
   for (const item of comment.split(";")) {
@@ -72,7 +72,7 @@ const isNotProduct = (name: string, token: string, handset: boolean): boolean =>
   (handset && (deviceName.test(name) || carrierToken.test(token)))
 
 /** The first product token outside the comments that is none of the above; a bare word if it looks like a name. */
-export const foreignProduct = (ua: string): { name: string; version?: string } | undefined => {
+export const foreignProduct = (ua: string): Product | undefined => {
   const text = outsideComments(ua)
   let bare: string | undefined
   const handset = isWindowsMobile(ua)
@@ -90,10 +90,7 @@ export const foreignProduct = (ua: string): { name: string; version?: string } |
 
 export const appExtensions = [Emails, InApps, MediaPlayers].flat()
 
-interface Product {
-  readonly name: string
-  readonly version?: string | undefined
-}
+type Product = { readonly name: string; readonly version?: string | undefined }
 
 const baseNames =
   /^(mozilla|ie|iemobile|edge|chrome|chrome webview|mobile chrome|safari|mobile safari|webkit|firefox)$/i

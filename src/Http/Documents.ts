@@ -91,7 +91,9 @@ const scalar = {
   authentication: { preferredSecurityScheme: "bearer" },
   favicon: FAVICON,
   showToolbar: "never",
-  hideClientButton: true
+  hideClientButton: true,
+  // each tool is a group of its own: every one open, so each operation is on the page
+  defaultOpenAllTags: true
 }
 
 /** The Host header is the client's to choose: only this many documents are kept. */

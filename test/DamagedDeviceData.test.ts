@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto"
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { outputOf } from "./support/Process.ts"
 
 setDefaultTimeout(60_000)
 
@@ -47,11 +48,7 @@ const run = async (dir: string, args: ReadonlyArray<string>, stdin?: string) => 
     stderr: "pipe"
   })
   const timer = setTimeout(() => proc.kill(), 20_000)
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited
-  ])
+  const { code, stdout, stderr } = await outputOf(proc)
   clearTimeout(timer)
   return { code, stdout, lines: stderr.trimEnd().split("\n") }
 }

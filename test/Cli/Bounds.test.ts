@@ -10,7 +10,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { MAX_LINE } from "../../src/Cli/Lines.ts"
 import { binary } from "../support/Binary.ts"
-import { command } from "../support/Process.ts"
+import { command, outputOf } from "../support/Process.ts"
 
 setDefaultTimeout(60_000)
 
@@ -25,12 +25,7 @@ const shell = async (script: string, program: ReadonlyArray<string>) => {
     stdout: "pipe",
     stderr: "pipe"
   })
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited
-  ])
-  return { code, stdout, stderr }
+  return outputOf(proc)
 }
 
 /** Peak resident memory (kB, /usr/bin/time's %M) of `program parse` reading what `input` (a shell command) writes. */

@@ -21,6 +21,16 @@ const collect = (stream: ReadableStream<Uint8Array>, into: Array<string>) => {
 export const command = (binary?: string): Array<string> =>
   binary === undefined ? [process.execPath, "src/main.ts"] : [binary]
 
+/** A piped process's exit status and whole output, once it has ended. */
+export const outputOf = async (proc: Bun.Subprocess<Bun.SpawnOptions.Writable, "pipe", "pipe">) => {
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited
+  ])
+  return { code, stdout, stderr }
+}
+
 /** Runs to completion (for --help, bad configuration, ...). */
 export const runOnce = async (
   env: Record<string, string>,
@@ -34,12 +44,7 @@ export const runOnce = async (
     stdout: "pipe",
     stderr: "pipe"
   })
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited
-  ])
-  return { code, stdout, stderr }
+  return outputOf(proc)
 }
 
 /**

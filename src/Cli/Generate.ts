@@ -1,6 +1,6 @@
 /**
  * `tools-api generate`: `--count` user agents (1 unless given), one JSON line each, the API's `data`; the filters
- * apply to each. With `--seed` the whole list is the same every run (item i drawn with `itemSeed(seed, i)`), and its
+ * apply to each. With `--seed` the whole list is the same every run (item i drawn from the seed and i, as a batch draws it), and its
  * first item is the string the API gives for that seed.
  */
 import { Effect, Option, Stdio, Stream } from "effect"

@@ -2,7 +2,7 @@
  * The standard OpenTelemetry variables, read by EnvVar.ts's rules. As the OpenTelemetry SDKs do (Effect's own
  * `layerFromConfig` does not), an endpoint alone turns every signal on and `OTEL_*_EXPORTER=none` turns one off.
  */
-import { Config, Effect, Redacted, Schema, SchemaTransformation } from "effect"
+import { Config, Effect, Schema, SchemaTransformation } from "effect"
 import * as EnvVar from "../EnvVar.ts"
 
 export const OTEL_NAMES = [
@@ -27,51 +27,19 @@ export const OTEL_NAMES = [
   "OTEL_BLRP_SCHEDULE_DELAY"
 ] as const
 
-type Signal = "traces" | "metrics" | "logs"
+const SIGNALS = ["traces", "metrics", "logs"] as const
 
-export interface OtlpSettings {
-  /** Where each signal goes; a signal that is off has none. */
-  readonly urls: Readonly<Partial<Record<Signal, string>>>
-  /** Sent with every export (often a collector's token: never logged, never in an error). */
-  readonly headers: Readonly<Record<string, string>>
-  readonly protocol: "http/protobuf" | "http/json"
-  readonly compression: "gzip" | "none"
-  /** One export's deadline, after which it counts as failed. */
-  readonly timeoutMs: number
-  /** Milliseconds between exports, per signal. */
-  readonly intervals: Readonly<Record<Signal, number>>
-  /** Which traces are kept: `ratio` of new ones; with `parentBased`, an incoming `traceparent`'s decision. */
-  readonly sampler: { readonly ratio: number; readonly parentBased: boolean }
-  readonly serviceName: string
-  readonly attributes: Readonly<Record<string, string>>
-}
-
-const SIGNALS = [
-  ["traces", "TRACES", "OTEL_BSP_SCHEDULE_DELAY", 5_000],
-  ["metrics", "METRICS", "OTEL_METRIC_EXPORT_INTERVAL", 60_000],
-  ["logs", "LOGS", "OTEL_BLRP_SCHEDULE_DELAY", 1_000]
-] as const
-
-const PAIRS = "key=value pairs separated by commas"
-
-/** `key=value,...` with percent-encoded values (W3C Baggage style), as the spec writes headers and attributes. */
-const pairs = (name: string, raw: string | undefined): Effect.Effect<Record<string, string>, EnvVar.InvalidConfig> => {
-  const found: Record<string, string> = {}
-  for (const entry of (raw ?? "").split(",")) {
-    if (entry.trim() === "") continue
-    const equals = entry.indexOf("=")
-    const key = entry.slice(0, equals).trim()
-    let value: string | undefined
-    try {
-      value = equals > 0 ? decodeURIComponent(entry.slice(equals + 1).trim()) : undefined
-    } catch {
-      value = undefined
-    }
-    // the values may be secrets (a collector's token): the message names the variable, never its content
-    if (key === "" || value === undefined) return Effect.fail(EnvVar.refuse(name, PAIRS))
-    found[key] = value
-  }
-  return Effect.succeed(found)
+/** `key=value,...` with percent-encoded values (W3C Baggage style); never quoted, as a header may hold a token. */
+const pairs = (name: string) => {
+  const isPairs = (raw: string) => raw.split(",").every((entry) => /^\s*$|^\s*[^\s=][^=]*=/.test(entry))
+  const codec = Schema.String.check(Schema.makeFilter(isPairs)).pipe(
+    Schema.decodeTo(
+      Schema.Record(Schema.String, Schema.StringFromUriComponent),
+      SchemaTransformation.splitKeyValue({ trim: true, keepEmptyValues: true })
+    )
+  )
+  const config = Config.schema(codec, name).pipe(Config.withDefault<Record<string, string>>({}))
+  return EnvVar.read(name, config, "key=value pairs separated by commas", false)
 }
 
 const endpoint = (name: string) =>
@@ -86,8 +54,7 @@ const millis = (name: string, fallback: number) =>
   )
 
 /** Each entry otlp or none (empty entries ignored), in any case. */
-const exporters = (upper: string) => {
-  const name = `OTEL_${upper}_EXPORTER`
+const exporters = (name: string) => {
   const entry = Schema.String.pipe(
     Schema.decode(SchemaTransformation.trim()),
     Schema.decodeTo(Schema.Literals(["otlp", "none", ""]))
@@ -117,6 +84,7 @@ const SAMPLERS = [
 /** 0 to 1 in plain decimal (`0.25`, `.5`, `1`). */
 const Ratio = EnvVar.numeral(/^(0|1)?(\.\d+)?$/, Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 1 })))
 
+/** Which traces are kept: `ratio` of new ones; with `parentBased`, an incoming `traceparent`'s decision. */
 const sampler = Effect.gen(function* () {
   const name = (yield* EnvVar.oneOf("OTEL_TRACES_SAMPLER", SAMPLERS, false)) ?? "parentbased_always_on"
   const arg = yield* EnvVar.read(
@@ -132,17 +100,22 @@ const sampler = Effect.gen(function* () {
 })
 
 /** Undefined when nothing is to be exported; then the variables that only matter to an export are not read. */
-export const otlpSettings: Effect.Effect<OtlpSettings | undefined, EnvVar.InvalidConfig> = Effect.gen(function* () {
+export const otlpSettings = Effect.gen(function* () {
   if ((yield* EnvVar.oneOf("OTEL_SDK_DISABLED", ["true", "false"], false)) === "true") return undefined
   const base = yield* endpoint("OTEL_EXPORTER_OTLP_ENDPOINT")
-  const urls: Partial<Record<Signal, string>> = {}
-  const intervals = {} as Record<Signal, number>
-  for (const [signal, upper, intervalName, interval] of SIGNALS) {
-    intervals[signal] = yield* millis(intervalName, interval)
-    if (!(yield* exporters(upper)).includes("otlp")) continue
-    const own = yield* endpoint(`OTEL_EXPORTER_OTLP_${upper}_ENDPOINT`)
-    const shared = base === undefined ? undefined : new URL(`v1/${signal}`, base.href.replace(/\/?$/, "/"))
-    const target = own ?? shared
+  /** Milliseconds between exports, per signal. */
+  const intervals = {
+    traces: yield* millis("OTEL_BSP_SCHEDULE_DELAY", 5_000),
+    metrics: yield* millis("OTEL_METRIC_EXPORT_INTERVAL", 60_000),
+    logs: yield* millis("OTEL_BLRP_SCHEDULE_DELAY", 1_000)
+  }
+  /** Where each signal goes; a signal that is off has none. */
+  const urls: Partial<Record<(typeof SIGNALS)[number], string>> = {}
+  for (const signal of SIGNALS) {
+    const upper = signal.toUpperCase()
+    if (!(yield* exporters(`OTEL_${upper}_EXPORTER`)).includes("otlp")) continue
+    const shared = base && new URL(`v1/${signal}`, base.href.replace(/\/?$/, "/"))
+    const target = (yield* endpoint(`OTEL_EXPORTER_OTLP_${upper}_ENDPOINT`)) ?? shared
     if (target !== undefined) urls[signal] = target.href
   }
   if (Object.keys(urls).length === 0) return undefined
@@ -151,19 +124,20 @@ export const otlpSettings: Effect.Effect<OtlpSettings | undefined, EnvVar.Invali
       message: `${PROTOCOL} grpc is not supported: use ${DEFAULT_PROTOCOL} (the default) or http/protobuf`
     })
   }
-  const attributes = yield* pairs("OTEL_RESOURCE_ATTRIBUTES", yield* EnvVar.text("OTEL_RESOURCE_ATTRIBUTES"))
-  const serviceName = (yield* EnvVar.text("OTEL_SERVICE_NAME")) ?? attributes["service.name"] ?? "tools-api"
-  delete attributes["service.name"]
-  const headers = yield* EnvVar.secret("OTEL_EXPORTER_OTLP_HEADERS")
+  const { "service.name": named, ...attributes } = yield* pairs("OTEL_RESOURCE_ATTRIBUTES")
   return {
     urls,
-    headers: yield* pairs("OTEL_EXPORTER_OTLP_HEADERS", headers === undefined ? undefined : Redacted.value(headers)),
+    serviceName: (yield* EnvVar.text("OTEL_SERVICE_NAME")) ?? named ?? "tools-api",
+    attributes,
+    // sent with every export (often a collector's token): never logged, never in an error
+    headers: yield* pairs("OTEL_EXPORTER_OTLP_HEADERS"),
     protocol: (yield* EnvVar.oneOf(PROTOCOL, ["http/protobuf", "http/json"], false)) ?? DEFAULT_PROTOCOL,
     compression: (yield* EnvVar.oneOf("OTEL_EXPORTER_OTLP_COMPRESSION", ["gzip", "none"], false)) ?? "none",
+    /** One export's deadline, after which it counts as failed. */
     timeoutMs: yield* millis("OTEL_EXPORTER_OTLP_TIMEOUT", 10_000),
     intervals,
-    sampler: yield* sampler,
-    serviceName,
-    attributes
+    sampler: yield* sampler
   }
 })
+
+export type OtlpSettings = NonNullable<Effect.Success<typeof otlpSettings>>

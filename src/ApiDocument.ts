@@ -17,27 +17,12 @@ const refName = (schema: Node): string | undefined =>
   typeof schema.$ref === "string" && schema.$ref.startsWith(REF) ? schema.$ref.slice(REF.length) : undefined
 
 const operations = (spec: Node): Array<Node> => children(spec.paths).flatMap(children)
-const requestMedia = (operation: Node): Array<Node> => children(node(operation.requestBody).content)
-
-const requestSchemas = (spec: Node, schemas: Node): Set<string> => {
-  const names = new Set<string>()
-  const visit = (schema: Node) => {
-    const name = refName(schema)
-    if (name !== undefined && !names.has(name)) {
-      names.add(name)
-      visit(node(schemas[name]))
-    }
-    for (const member of members(schema)) visit(member)
-  }
-  for (const operation of operations(spec)) for (const media of requestMedia(operation)) visit(node(media.schema))
-  return names
-}
 
 /** `{ "not": {} }`, the JSON Schema of a `Never` field. */
 const isNothing = (schema: unknown): boolean =>
   isNode(schema) && Object.keys(schema).length === 1 && isNode(schema.not) && Object.keys(schema.not).length === 0
 
-/** A field that must be absent as `false`, which generators read as "no such field". */
+/** A field that must be absent (only request schemas have one) as `false`, which generators read as "no such field". */
 const asRequest = (schema: Node): void => {
   const properties = node(schema.properties)
   for (const name in properties) if (isNothing(properties[name])) properties[name] = false
@@ -80,7 +65,7 @@ const requestExamples = (schemas: Node, schema: Node): Node | undefined => {
 export const describeAsServed = (spec: Record<string, unknown>): Record<string, unknown> => {
   const components = node(spec.components)
   const schemas = node(components.schemas)
-  for (const name of requestSchemas(spec, schemas)) if (isNode(schemas[name])) asRequest(schemas[name])
+  for (const schema of children(schemas)) asRequest(schema)
   components.headers = Object.fromEntries(Object.entries(HEADERS).map(([name, header]) => [component(name), header]))
   // as the IANA registry spells it: Scalar's "Test Request" only offers a token field for a lower-case `bearer`
   for (const scheme of children(components.securitySchemes)) {
@@ -88,7 +73,7 @@ export const describeAsServed = (spec: Record<string, unknown>): Record<string, 
   }
   node(spec.info).contact = { name: "Tools API", url: "https://www.gnu.org/licenses/agpl-3.0.html#section13" }
   for (const operation of operations(spec)) {
-    for (const media of requestMedia(operation)) {
+    for (const media of children(node(operation.requestBody).content)) {
       const examples = requestExamples(schemas, node(media.schema))
       if (examples !== undefined) media.examples = examples
     }

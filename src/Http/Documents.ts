@@ -1,13 +1,12 @@
 /**
- * /docs, the framework's Scalar page, inlined so it works offline and in the binary; /openapi.json, the framework's
- * document with `servers` per request (PUBLIC_URL, else the request's own Host), so "Try it" calls this very server.
- * Both as caches expect: br or gzip, an ETag per representation (RFC 9110 8.8.3), 304 by weak comparison or `*`, an
- * hour's lifetime. The framework's `HttpMiddleware.compression` compresses every response anew and tags none; these
- * bodies never change, so each encoding is made once.
+ * /docs, the framework's Scalar page inlined, and /openapi.json with `servers` per request (PUBLIC_URL, else the
+ * request's Host), both as caches expect: br or gzip, an ETag per representation, 304s, an hour's lifetime. Unlike the
+ * framework's `HttpMiddleware.compression` (anew on every response, untagged), each encoding is made once.
  */
 import { createHash } from "node:crypto"
 import { brotliCompressSync, constants, gzipSync } from "node:zlib"
 import { Effect, Layer, Scope } from "effect"
+import { LRUCache } from "lru-cache"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type HttpApi, type HttpApiGroup, HttpApiScalar, OpenApi } from "effect/http-api"
 import { AppConfig } from "../Config.ts"
@@ -22,21 +21,18 @@ const COMPRESS = {
 /** Each document's digest and encodings, made once. */
 const made = new WeakMap<
   HttpServerResponse.HttpServerResponse,
-  { readonly digest: string; readonly compressed: Partial<Record<keyof typeof COMPRESS, Uint8Array>> }
+  { digest: string; compressed: { br?: Uint8Array; gzip?: Uint8Array } }
 >()
 
-/** Whether Accept-Encoding accepts an encoding (a q=0 refuses it). */
-const accepts = (header: string, encoding: string): boolean =>
-  header
+/** The first of br and gzip that Accept-Encoding accepts (a q=0 refuses it). */
+const negotiate = (header = "") => {
+  const accepted = header
     .toLowerCase()
     .split(",")
-    .some((part) => {
-      const [name, ...params] = part.trim().split(";")
-      return name === encoding && !params.some((param) => /^\s*q=0(\.0*)?\s*$/.test(param))
-    })
-
-const negotiate = (acceptEncoding = "") =>
-  (["br", "gzip"] as const).find((name) => accepts(acceptEncoding, name)) ?? "identity"
+    .map((part) => part.trim().split(";"))
+    .filter(([, ...params]) => !params.some((param) => /^\s*q=0(\.0*)?\s*$/.test(param)))
+  return (["br", "gzip"] as const).find((name) => accepted.some(([accepted]) => accepted === name)) ?? "identity"
+}
 
 /** If-None-Match against an ETag: `*`, or any listed tag equal to it once a weak `W/` prefix is set aside. */
 const noneMatch = (header: string | undefined, etag: string): boolean => {
@@ -117,26 +113,25 @@ const openApiRoute = <Id extends string, Groups extends HttpApiGroup.Constraint>
     Effect.fnUntraced(function* (router) {
       const { publicUrl, trustProxy } = yield* AppConfig
       let spec: OpenApi.OpenAPISpec | undefined
-      const documents = new Map<string, HttpServerResponse.HttpServerResponse>()
       // Without PUBLIC_URL the document names the request's Host (and the scheme a proxy reports): only the client
       // that asked may keep it, and no cache may hand one host's servers to another request.
       const caching =
         publicUrl === undefined
           ? { "cache-control": "private, max-age=3600", vary: trustProxy ? "Host, X-Forwarded-Proto" : "Host" }
           : {}
-      const documentFor = (url: string) => {
-        const known = documents.get(url)
-        if (known !== undefined) return known
-        if (documents.size >= MAX_SERVERS) documents.delete(documents.keys().next().value!)
-        const made = HttpServerResponse.jsonUnsafe({ ...(spec ??= OpenApi.fromApi(api)), servers: [{ url }] })
-        documents.set(url, HttpServerResponse.setHeaders(made, caching))
-        return documents.get(url)!
-      }
+      const documents = new LRUCache<string, HttpServerResponse.HttpServerResponse>({
+        max: MAX_SERVERS,
+        memoMethod: (url) =>
+          HttpServerResponse.setHeaders(
+            HttpServerResponse.jsonUnsafe({ ...(spec ??= OpenApi.fromApi(api)), servers: [{ url }] }),
+            caching
+          )
+      })
       yield* router.add(
         "GET",
         OPENAPI_PATH,
         Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
-          documentFor(publicUrl ?? requestOrigin(request, trustProxy))
+          documents.memo(publicUrl ?? requestOrigin(request, trustProxy))
         )
       )
     })

@@ -2,12 +2,9 @@
 import { ConfigProvider, Context, Effect, Layer } from "effect"
 import { OTEL_NAMES, otlpSettings } from "./Observability/OtlpConfig.ts"
 import * as EnvVar from "./EnvVar.ts"
-import { InvalidConfig, refuse } from "./EnvVar.ts"
+import { type InvalidConfig, invalid, refuse } from "./EnvVar.ts"
 
-export { InvalidConfig }
-
-const LOG_LEVELS = ["debug", "info", "warning", "error", "none"] as const
-const LOG_FORMATS = ["json", "pretty"] as const
+export { InvalidConfig } from "./EnvVar.ts"
 
 /** Set by the primary for each worker: its index (1..N), and the key it generated if none is configured. */
 export const WORKER_ENV = "TOOLS_API_WORKER"
@@ -54,22 +51,17 @@ const redisUrl: Effect.Effect<URL | undefined, InvalidConfig> = Effect.gen(funct
   const raw = yield* EnvVar.text("REDIS_URL")
   const url = raw === undefined ? undefined : parseRedisUrl(raw)
   if (typeof url !== "string") return url
-  return yield* new InvalidConfig({ message: `REDIS_URL ${url} (expected redis://[user:password@]host[:port][/db])` })
+  return yield* invalid(`REDIS_URL ${url} (expected redis://[user:password@]host[:port][/db])`)
 })
 
 /** Browser origins allowed to call the API: every origin, these, or none (unset). */
 export type CorsOrigins = "*" | ReadonlySet<string> | undefined
 
 const corsOrigins: Effect.Effect<CorsOrigins, InvalidConfig> = Effect.gen(function* () {
-  const raw = yield* EnvVar.text("CORS_ORIGINS")
-  if (raw === undefined) return undefined
-  const entries = raw
-    .split(",")
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== "")
+  const raw = (yield* EnvVar.text("CORS_ORIGINS")) ?? ""
+  const entries = raw.split(",").flatMap((entry) => entry.trim() || [])
   if (entries.includes("*")) {
-    if (entries.length === 1) return "*"
-    return yield* refuse("CORS_ORIGINS", "either * or a list of origins, not both", raw)
+    return entries.length === 1 ? "*" : yield* refuse("CORS_ORIGINS", "either * or a list of origins, not both", raw)
   }
   const origins = new Set<string>()
   for (const entry of entries) {
@@ -104,8 +96,8 @@ const rest = Effect.all({
   ratePerMinute: EnvVar.integer("RATE_LIMIT_PER_MINUTE", 100, 1, 1_000_000_000),
   authFailuresPerMinute: EnvVar.integer("AUTH_FAILURES_PER_MINUTE", 20, 1, 1_000_000_000),
   maxBodyBytes: EnvVar.integer("MAX_BODY_BYTES", 16_384, 1, 1 << 30),
-  logLevel: Effect.map(EnvVar.oneOf("LOG_LEVEL", LOG_LEVELS), (level) => level ?? "info"),
-  logFormat: Effect.map(EnvVar.oneOf("LOG_FORMAT", LOG_FORMATS), (format) => format ?? "json"),
+  logLevel: Effect.map(EnvVar.oneOf("LOG_LEVEL", ["debug", "info", "warning", "error", "none"]), (l) => l ?? "info"),
+  logFormat: Effect.map(EnvVar.oneOf("LOG_FORMAT", ["json", "pretty"]), (format) => format ?? "json"),
   metrics: EnvVar.flag("METRICS", true),
   // /metrics on a listener of its own: its port (unset: on the public one) and address (unset: HOST's)
   metricsPort: EnvVar.integer("METRICS_PORT", undefined, 0, 65_535),
@@ -125,19 +117,15 @@ const settings = Effect.gen(function* () {
   const count = yield* EnvVar.integer("WORKERS", 1, 1, 256)
   const redis = yield* redisUrl
   if (count > 1 && redis === undefined) {
-    return yield* new InvalidConfig({
-      message: "WORKERS above 1 requires REDIS_URL, so the processes share one rate limit"
-    })
+    return yield* invalid("WORKERS above 1 requires REDIS_URL, so the processes share one rate limit")
   }
   const read = yield* rest
   // Each worker counts its own: on one port, a scrape would see one worker's counts as if they were all.
   if (count > 1 && read.metricsPort !== undefined) {
-    return yield* new InvalidConfig({
-      message: "METRICS_PORT requires WORKERS=1, as each worker keeps its own metrics"
-    })
+    return yield* invalid("METRICS_PORT requires WORKERS=1, as each worker keeps its own metrics")
   }
   if (read.metricsPort === undefined && read.metricsHost !== undefined) {
-    return yield* new InvalidConfig({ message: "METRICS_HOST is the address of METRICS_PORT's listener: set both" })
+    return yield* invalid("METRICS_HOST is the address of METRICS_PORT's listener: set both")
   }
   return { ...read, redisUrl: redis, workers: count }
 }).pipe(

@@ -6,9 +6,11 @@ import { Config, ConfigProvider, Data, Effect, type Redacted, Schema, SchemaTran
 
 export class InvalidConfig extends Data.TaggedError("InvalidConfig")<{ readonly message: string }> {}
 
+export const invalid = (message: string): InvalidConfig => new InvalidConfig({ message })
+
 /** `NAME must be …, got "…"`, without the value when it may hold a secret. */
 export const refuse = (name: string, must: string, got?: string): InvalidConfig =>
-  new InvalidConfig({ message: `${name} must be ${must}${got === undefined ? "" : `, got ${JSON.stringify(got)}`}` })
+  invalid(`${name} must be ${must}${got === undefined ? "" : `, got ${JSON.stringify(got)}`}`)
 
 /** `config` read as `name`, Effect's refusal replaced by ours (its message is never shown). */
 export const read = <A>(
@@ -18,8 +20,7 @@ export const read = <A>(
   quote = true
 ): Effect.Effect<A, InvalidConfig> =>
   Effect.catch(config, (error) => {
-    if (error.cause._tag === "SourceError")
-      return Effect.fail(new InvalidConfig({ message: `${name} could not be read` }))
+    if (error.cause._tag === "SourceError") return Effect.fail(invalid(`${name} could not be read`))
     if (!quote) return Effect.fail(refuse(name, must))
     return Effect.flatMap(Effect.orDie(Config.String(name)), (got) => Effect.fail(refuse(name, must, got)))
   })

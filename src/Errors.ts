@@ -14,12 +14,8 @@ export const Detail = Schema.Struct({
 }).annotate({ identifier: "Detail" })
 export type Detail = typeof Detail.Type
 
-const fields = {
-  message: Schema.String,
-  details: Schema.optionalKey(Schema.Array(Detail))
-}
-
-type Fields = { readonly message: string; readonly details?: ReadonlyArray<Detail> }
+const fields = { message: Schema.String, details: Schema.optionalKey(Schema.Array(Detail)) }
+type Fields = Schema.Struct.Type<typeof fields>
 
 /** Only a 429 says more than a message: when to come back, as its `Retry-After` says. */
 const retryAfterSeconds = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).annotate({
@@ -39,12 +35,7 @@ const errorOf = <const Code extends string, const Extra extends Schema.Struct.Fi
     ...extra
   })
 
-interface WireOptions<Code extends string> {
-  readonly status: number
-  readonly code: Code
-  readonly description: string
-  readonly example: string
-}
+type WireOptions<Code extends string> = { status: number; code: Code; description: string; example: string }
 
 /** The envelope on the encoded side, the class on the decoded side; `extra` names the fields beyond a message. */
 const wire = <
@@ -82,8 +73,8 @@ const plain = <Self extends Fields & { readonly _tag: string }, const Code exten
   wire(
     error,
     { ...options, extra: {} },
-    ({ details, message }, code) => (details === undefined ? { code, message } : { code, message, details }),
-    ({ details, message }) => (details === undefined ? { message } : { message, details })
+    ({ details, message }, code) => ({ code, message, ...(details && { details }) }),
+    ({ details, message }) => ({ message, ...(details && { details }) })
   )
 
 export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("InvalidRequest", fields) {}
@@ -142,10 +133,13 @@ export const RateLimitedWire = wire(
     example: "Rate limit of 100 requests per minute exceeded; retry in 1 second",
     extra: { retryAfterSeconds }
   },
-  ({ details, message, retryAfterSeconds }, code) =>
-    details === undefined ? { code, message, retryAfterSeconds } : { code, message, details, retryAfterSeconds },
-  ({ details, message, retryAfterSeconds }) =>
-    details === undefined ? { message, retryAfterSeconds } : { message, details, retryAfterSeconds }
+  ({ details, message, retryAfterSeconds }, code) => ({
+    code,
+    message,
+    retryAfterSeconds,
+    ...(details && { details })
+  }),
+  ({ details, message, retryAfterSeconds }) => ({ message, retryAfterSeconds, ...(details && { details }) })
 )
 export const InternalErrorWire = plain(InternalError, {
   status: 500,

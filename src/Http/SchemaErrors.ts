@@ -101,16 +101,11 @@ const first = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>): Fail
   switch (issue._tag) {
     case "Pointer":
       return first(issue.issue, [...path, ...issue.path])
-    case "Filter": {
-      const inner = first(issue.issue, path)
-      // a check's own message (`isInt({ message })`) stands over the generic one of the value it refused
-      const message = messageOf(issue.filter.annotations)
-      return message === undefined || inner.path.length !== path.length ? inner : { ...inner, message }
-    }
+    case "Filter":
     case "Encoding": {
-      // A field's own message stands over its JSON codec's failure.
+      // a check's own message (`isInt({ message })`), or a field's over its JSON codec's, stands over the generic one
       const inner = first(issue.issue, path)
-      const message = messageOf(issue.ast.annotations)
+      const message = messageOf(issue._tag === "Filter" ? issue.filter.annotations : issue.ast.annotations)
       return message === undefined || inner.path.length !== path.length ? inner : { ...inner, message }
     }
     case "Composite":

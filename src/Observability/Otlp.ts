@@ -10,10 +10,7 @@ import { ApiRoutes, pathOf, type Routes } from "../Http/Routes.ts"
 import { LoggerLive } from "./Logger.ts"
 import type { OtlpSettings } from "./OtlpConfig.ts"
 
-/**
- * Fetch has no deadline, and Effect's exporters wait as long as it does: each export is cut at
- * OTEL_EXPORTER_OTLP_TIMEOUT and counts as failed, so the exporter drops its buffer and pauses a hung collector.
- */
+/** Effect's exporters wait as long as fetch does: cut at the timeout, an export fails and a hung collector is paused. */
 const clientWithDeadline = (timeoutMs: number) =>
   Layer.effect(
     HttpClient.HttpClient,
@@ -34,7 +31,7 @@ const clientWithDeadline = (timeoutMs: number) =>
 
 /**
  * OTEL_TRACES_SAMPLER over Effect's tracer, which keeps every span: a new trace is kept at `ratio`; a child keeps its
- * parent's decision, and so does a request whose `traceparent` decided (parent-based samplers).
+ * parent's decision, and so does a request whose `traceparent` decided when the sampler is parent-based.
  */
 const sampling = (tracer: Tracer.Tracer, { parentBased, ratio }: OtlpSettings["sampler"]): Tracer.Tracer =>
   ratio === 1 && parentBased
@@ -59,11 +56,9 @@ const exporters = (settings: OtlpSettings, routes: Routes) => {
     const tracer = Effect.map(OtlpTracer.make(options), (otlp) => sampling(otlp, settings.sampler))
     layers.push(Layer.effect(Tracer.Tracer, tracer).pipe(Layer.provideMerge(OtlpExporter.layerFlusher)))
     // "POST /v1/tools/wage-estimator": bounded, as the route is; only the method outside the API (OTel's rule)
-    const spanName = (method: string, route: string | undefined) =>
-      route === undefined ? method : `${method} ${route}`
     layers.push(
       Layer.succeed(HttpMiddleware.SpanNameGenerator)((request) =>
-        spanName(request.method, routes.routeOf(pathOf(request.url)))
+        [request.method, routes.routeOf(pathOf(request.url))].filter(Boolean).join(" ")
       )
     )
   }

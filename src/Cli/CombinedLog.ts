@@ -1,8 +1,6 @@
 /**
- * An access-log line in the combined format, nginx's and Apache's default:
- * `$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent"`.
- * Inside a quoted field nginx writes `"` as `\x22` and Apache as `\"`; both escape `\` and bytes outside printable
- * ASCII as `\xHH` (the bytes of UTF-8 text). A missing header is written `-`.
+ * An access-log line in nginx's and Apache's default combined format (docs/CLI.md). In a quoted field nginx writes `"`
+ * as `\x22` and Apache as `\"`; both escape `\` and bytes outside printable ASCII (of UTF-8 text) as `\xHH`.
  */
 
 // unrolled (`[^"\\]*` between escapes) so a long field is one scan, not one alternation a character
@@ -41,10 +39,7 @@ export const unescapeField = (field: string): string => {
   return decoder.decode(Uint8Array.from(bytes))
 }
 
-/**
- * The line's fields (`log`: `time` in ISO 8601 with the log's offset; `method`, `path` null when the request is not a
- * request line, `status` null for `-`) and its user agent; `undefined` when the line is not in that format.
- */
+/** The line's fields as docs/CLI.md lists them under `log`, and its user agent; undefined when not in the format. */
 export const entryOf = (line: string) => {
   const match = LINE.exec(line)
   const month = MONTHS.indexOf(match?.[3] ?? "") + 1

@@ -4,7 +4,7 @@
  */
 import { Result, Schema } from "effect"
 import { PAYLOAD_PARSE_OPTIONS } from "../Api.ts"
-import { InvalidRequest, InvalidRequestWire } from "../Errors.ts"
+import { InvalidRequest } from "../Errors.ts"
 import { fromSchemaIssue } from "../Http/SchemaErrors.ts"
 import { ParseRequest } from "../Tools/UserAgent/Schemas.ts"
 import { entryOf } from "./CombinedLog.ts"
@@ -12,12 +12,6 @@ import { MAX_LINE } from "./Lines.ts"
 
 // with the input in the issues, as the API decodes payloads (Api.ts), so the messages are the same
 const decode = Schema.decodeUnknownResult(ParseRequest, PAYLOAD_PARSE_OPTIONS)
-
-/** The error body the API would give for this string under `userAgent`, or undefined when it is a valid one. */
-const problem = (userAgent: string): InvalidRequest | undefined => {
-  const result = decode({ operation: "parse", userAgent })
-  return Result.isSuccess(result) ? undefined : (fromSchemaIssue(result.failure.issue) as InvalidRequest)
-}
 
 const tooLong = new InvalidRequest({
   message: `The line is longer than ${MAX_LINE.toLocaleString("en")} characters, the most read of a line`
@@ -30,8 +24,6 @@ export const readEntry = (raw: string, combined: boolean) => {
   if (entry === undefined) return notCombined
   // `-` is the log's mark for a request without the header; an empty one is no user agent either
   if (combined && (entry.userAgent === "-" || entry.userAgent.trim() === "")) return "no user agent" as const
-  return problem(entry.userAgent) ?? entry
+  const result = decode({ operation: "parse", userAgent: entry.userAgent })
+  return Result.isSuccess(result) ? entry : fromSchemaIssue(result.failure.issue)
 }
-
-/** The `error` of the API's error body. */
-export const errorBody = (error: InvalidRequest) => Schema.encodeSync(InvalidRequestWire)(error).error

@@ -1,28 +1,26 @@
 /**
- * How an offline command ends when it cannot answer. Refused (the API would answer 400 or 422): the API's error body,
- * `{"error":{code,message,details?}}`, as one JSON line on stderr. A bad setting (UA_CACHE_SIZE) or a damaged device
- * database: the server's one line saying so. Output that cannot be written (stdout closed, a full disk): one line
- * saying why, and the run ends. A bug: one line, no stack. Each is exit status 1; stdout carries answers only.
- * Stopped by SIGINT or SIGTERM: 130, so a script does not take what was written for the whole answer.
+ * What an offline command writes, and how it ends when it cannot answer (exit status 1, stdout carrying answers only):
+ * a refusal as the API's error body on stderr, a bad UA_CACHE_SIZE or device database as the server's start failure,
+ * output that cannot be written or a bug as one line. SIGINT or SIGTERM: 130, so a script knows the answer is partial.
  */
-import { Cause, Data, Effect, PlatformError, Predicate, Runtime, Schema, Stdio, Stream } from "effect"
-import type { InvalidConfig } from "../Config.ts"
+import { Cause, Data, Effect, PlatformError, Predicate, Schema, Stdio, Stream } from "effect"
 import { InvalidRequest, InvalidRequestWire, InvalidValue, InvalidValueWire } from "../Errors.ts"
-import { reportStartFailure } from "../Platform/CommandLine.ts"
-import { DeviceDataUnreadable } from "../Tools/UserAgent/device/Database.ts"
-import { exitOnInterrupt } from "../Platform/Runtime.ts"
+import { exitOnInterrupt, reportStartFailure } from "../Platform/Runtime.ts"
 
-export class Refused extends Data.TaggedError("Refused")<{ readonly code: string }> {
-  override readonly [Runtime.errorExitCode] = 1
-}
+export class Refused extends Data.TaggedError("Refused") {}
 
-const body = (error: InvalidRequest | InvalidValue) =>
-  error._tag === "InvalidValue"
+/** A failed write fails the command, and `report` tells why. */
+export const stdout = (text: string) => Stdio.Stdio.use((stdio) => Stream.run(Stream.make(text), stdio.stdout()))
+
+/** A failed write here has nowhere left to be told. */
+export const stderr = (text: string) =>
+  Stdio.Stdio.use((stdio) => Stream.run(Stream.make(text), stdio.stderr())).pipe(Effect.ignore)
+
+/** The `error` of the API's error body. */
+export const body = (error: InvalidRequest | InvalidValue) =>
+  error instanceof InvalidValue
     ? Schema.encodeSync(InvalidValueWire)(error).error
     : Schema.encodeSync(InvalidRequestWire)(error).error
-
-const isRefusal = (error: unknown): error is InvalidRequest | InvalidValue =>
-  error instanceof InvalidRequest || error instanceof InvalidValue
 
 /**
  * The line for a write to stdout that failed (a full disk, a descriptor closed at start), or undefined for any other
@@ -36,28 +34,26 @@ const failedWrite = (error: unknown): string | undefined => {
   return `tools-api: cannot write the output to stdout: ${description ?? "I/O error"}\n`
 }
 
-const isStartFailure = (error: unknown): error is InvalidConfig | DeviceDataUnreadable =>
-  (error as { readonly _tag?: unknown } | undefined)?._tag === "InvalidConfig" || error instanceof DeviceDataUnreadable
-
-export const report = <A, E, R>(self: Effect.Effect<A, E, R>) =>
-  Effect.gen(function* () {
-    const stdio = yield* Stdio.Stdio
-    const stderr = (text: string) => Stream.run(Stream.make(text), stdio.stderr()).pipe(Effect.ignore)
-    return yield* self.pipe(
+/** `named` rewrites a refusal's line: wage names its flags where the API names its fields. */
+export const reportNaming =
+  (named: (line: string) => string) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>) =>
+    self.pipe(
       Effect.catchIf(
-        (error: E): error is Extract<E, InvalidRequest | InvalidValue> => isRefusal(error),
-        (error) => {
-          const refusal = body(error)
-          return Effect.andThen(stderr(`${JSON.stringify({ error: refusal })}\n`), new Refused({ code: refusal.code }))
-        }
+        (error: E): error is Extract<E, InvalidRequest | InvalidValue> =>
+          error instanceof InvalidRequest || error instanceof InvalidValue,
+        (error) => Effect.andThen(stderr(`${named(JSON.stringify({ error: body(error) }))}\n`), new Refused())
       ),
       Effect.tapCause((cause) => {
         const error = Cause.squash(cause)
         if (Cause.hasDies(cause)) return stderr(`tools-api: internal error: ${String(error)}\n`)
         const write = failedWrite(error)
         if (write !== undefined) return stderr(write)
-        return isStartFailure(error) ? Effect.sync(() => reportStartFailure(error)) : Effect.void
+        const startFailure =
+          Predicate.isTagged(error, "InvalidConfig") || Predicate.isTagged(error, "DeviceDataUnreadable")
+        return startFailure ? Effect.sync(() => reportStartFailure(error)) : Effect.void
       }),
       exitOnInterrupt(130)
     )
-  })
+
+export const report = reportNaming((line) => line)

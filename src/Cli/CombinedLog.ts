@@ -18,25 +18,14 @@ const decoder = new TextDecoder()
 /** A field as the client sent it: escapes undone, `\xHH` bytes read back as UTF-8. */
 export const unescapeField = (field: string): string => {
   if (!field.includes("\\")) return field
-  const bytes: Array<number> = []
-  for (let i = 0; i < field.length; i++) {
-    const char = field[i]!
-    const next = field[i + 1]
-    if (char === "\\" && next === "x" && /^[0-9a-fA-F]{2}$/.test(field.slice(i + 2, i + 4))) {
-      bytes.push(Number.parseInt(field.slice(i + 2, i + 4), 16))
-      i += 3
-    } else if (char === "\\" && next !== undefined) {
-      bytes.push(...encoder.encode(next === "n" ? "\n" : next === "t" ? "\t" : next))
-      i += 1
-    } else {
-      // a lone surrogate half is kept whole with its pair by taking the code point
-      const point = field.codePointAt(i)!
-      const text = String.fromCodePoint(point)
-      bytes.push(...encoder.encode(text))
-      i += text.length - 1
-    }
-  }
-  return decoder.decode(Uint8Array.from(bytes))
+  // odd parts are escapes: a byte, or the character after the backslash
+  const parts = field.split(/(\\x[0-9a-fA-F]{2}|\\[^])/)
+  const bytes = parts.map((part, i) => {
+    if (i % 2 === 0) return encoder.encode(part)
+    if (part.length === 4) return Uint8Array.of(Number.parseInt(part.slice(2), 16))
+    return encoder.encode(part[1] === "n" ? "\n" : part[1] === "t" ? "\t" : part[1])
+  })
+  return decoder.decode(Buffer.concat(bytes))
 }
 
 /** The line's fields as docs/CLI.md lists them under `log`, and its user agent; undefined when not in the format. */

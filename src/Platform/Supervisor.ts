@@ -5,7 +5,7 @@ import { GENERATED_KEY_ENV, WORKER_ENV } from "../Config.ts"
 import { announcement, generateKey } from "../Services/ApiKeyStore.ts"
 import { claimPort } from "./BunServer.ts"
 
-/** A worker that exited before it served: it has printed why; the primary exits with its code. */
+/** A worker that exited before it served: it has printed why. */
 export class WorkerStartFailed extends Data.TaggedError("WorkerStartFailed")<{ readonly code: number }> {}
 
 const STOP_DEADLINE = "15 seconds" // above the workers' drain deadline
@@ -27,14 +27,13 @@ interface Pool {
   readonly workers: Map<number, Worker>
 }
 
-/** The same program: the binary itself, or `bun src/main.ts`. */
-const command = () => (Bun.main.startsWith("/$bunfs/") ? [process.execPath] : [process.execPath, Bun.main])
-
 const spawn = (pool: Pool, index: number) =>
   Effect.sync(() => {
     const ready = Promise.withResolvers<boolean>()
+    // the same program: the binary itself, or `bun src/main.ts`
+    const command = Bun.main.startsWith("/$bunfs/") ? [process.execPath] : [process.execPath, Bun.main]
     const worker: Worker = {
-      proc: Bun.spawn(command(), {
+      proc: Bun.spawn(command, {
         env: { ...pool.env, [WORKER_ENV]: String(index) },
         stdio: ["ignore", "inherit", "inherit"],
         ipc: (message) => {
@@ -104,7 +103,9 @@ const heartbeat = (pool: Pool) =>
       for (const [index, worker] of pool.workers) {
         if (worker.answeredAt === undefined || worker.killed || worker.proc.exitCode !== null) continue
         if (late || now - worker.answeredAt < HUNG_MS) {
-          ping(worker.proc)
+          try {
+            worker.proc.send("ping")
+          } catch {} // its channel is closed: it is exiting, and is restarted
           continue
         }
         worker.killed = true
@@ -116,13 +117,6 @@ const heartbeat = (pool: Pool) =>
     })
     return yield* Effect.repeat(beat, Schedule.spaced(HEARTBEAT_MS))
   })
-
-/** A worker whose channel is closed is exiting, and is restarted. */
-const ping = (proc: Subprocess) => {
-  try {
-    proc.send("ping")
-  } catch {}
-}
 
 /**
  * Runs until interrupted; forwards SIGHUP. The first worker starts alone, so a bad setting is reported once. Scoped

@@ -6,8 +6,7 @@ import { Effect, Stdio, Stream } from "effect"
 import { Command, Flag } from "effect/cli"
 import { BROWSER_FAMILIES, DEVICE_FAMILIES, OS_FAMILIES } from "../Tools/UserAgent/Families.ts"
 import { UserAgents } from "../Tools/UserAgent/Service.ts"
-import { report } from "./Report.ts"
-import { UserAgentsLive } from "./Services.ts"
+import { report, UserAgentsLive } from "./Report.ts"
 
 /** Items made and written at a time, so a count in the millions needs no more memory than a thousand. */
 const PAGE = 1_000

@@ -1,18 +1,16 @@
 /**
- * `tools-api parse [FILE...]`: one user agent a line (or, with `--log combined`, an access log), one JSON result a
- * line in input order: the API's `data`, or `{"file"?, "line", "error"}` and the run goes on. With `--summary`,
- * counts instead (Summary.ts). Each chunk's answers are written before the next is read, so memory stays flat.
+ * `tools-api parse [FILE...]`: one JSON result a line in input order, or with `--summary` counts (Summary.ts). Each
+ * chunk's answers are written before the next is read, so memory stays flat.
  */
 import { Clock, Data, Effect, FileSystem, Option, Stdio, Stream } from "effect"
 import { Argument, CliError, Command, Flag } from "effect/cli"
 import { InvalidRequest } from "../Errors.ts"
 import { UserAgents } from "../Tools/UserAgent/Service.ts"
 import { boundedLines, readEntry } from "./Lines.ts"
-import { body, report, stderr, stdout } from "./Report.ts"
+import { body, report, stderr, stdout, UserAgentsLive } from "./Report.ts"
 import { makeSummary, table } from "./Summary.ts"
-import { UserAgentsLive } from "./Services.ts"
 
-/** Some lines failed, or some files could not be read: exit status 1, after every other line has had its answer. */
+/** Some lines failed, or some files could not be read: exit status 1, once every other line has its answer. */
 class LinesFailed extends Data.TaggedError("LinesFailed") {}
 
 class CannotRead extends Data.TaggedError("CannotRead")<{ readonly message: string }> {}
@@ -91,29 +89,28 @@ const run = Effect.fn("Cli.parse")(
     })
 
     /** `file` undefined: stdin. One that cannot be read is told on stderr and the next is read. */
-    const one = (file: string | undefined) =>
-      Effect.suspend(() => {
-        let line = 0
-        return (file === undefined ? stdio.stdin : fs.stream(file)).pipe(
-          Stream.mapError((error) => new CannotRead({ message: error.reason.description ?? String(error) })),
-          Stream.decodeText(),
-          boundedLines,
-          Stream.mapArrayEffect((chunk) =>
-            Effect.gen(function* () {
-              let out = ""
-              for (const raw of chunk) out += yield* answer(file, ++line, raw)
-              lines += chunk.length
-              if (showProgress) yield* progress
-              return [out] as const
-            })
-          ),
-          Stream.run(stdio.stdout()),
-          Effect.catchTag("CannotRead", (error) => {
-            unreadable++
-            return stderr(`tools-api parse: cannot read ${file ?? "stdin"}: ${error.message}\n`)
+    const one = (file: string | undefined) => {
+      let line = 0
+      return (file === undefined ? stdio.stdin : fs.stream(file)).pipe(
+        Stream.mapError((error) => new CannotRead({ message: error.reason.description ?? String(error) })),
+        Stream.decodeText(),
+        boundedLines,
+        Stream.mapArrayEffect((chunk) =>
+          Effect.gen(function* () {
+            let out = ""
+            for (const raw of chunk) out += yield* answer(file, ++line, raw)
+            lines += chunk.length
+            if (showProgress) yield* progress
+            return [out] as const
           })
-        )
-      })
+        ),
+        Stream.run(stdio.stdout()),
+        Effect.catchTag("CannotRead", (error) => {
+          unreadable++
+          return stderr(`tools-api parse: cannot read ${file ?? "stdin"}: ${error.message}\n`)
+        })
+      )
+    }
     for (const file of options.files.length === 0 ? ["-"] : options.files) yield* one(file === "-" ? undefined : file)
 
     if (showProgress) yield* stderr(`\r\x1b[K${counts()}\n`)

@@ -1,15 +1,25 @@
 /**
- * What an offline command writes, and how it ends when it cannot answer (exit status 1, stdout carrying answers only):
- * a refusal as the API's error body on stderr, a bad UA_CACHE_SIZE or device database as the server's start failure,
- * output that cannot be written or a bug as one line. SIGINT or SIGTERM: 130, so a script knows the answer is partial.
+ * What the offline commands share: the server's own services, how they write, and how they end when they cannot
+ * answer (exit status 1, stdout carrying answers only): a refusal as the API's error body on stderr, a bad setting or
+ * device database as the server's start failure, output that cannot be written or a bug as one line.
  */
-import { Cause, Data, Effect, PlatformError, Predicate, Schema, Stdio, Stream } from "effect"
+import { Cause, Config, Data, Effect, Layer, Option, PlatformError, Predicate, Schema, Stdio, Stream } from "effect"
+import { AppConfig, type InvalidConfig, parse } from "../Config.ts"
 import { InvalidRequest, InvalidRequestWire, InvalidValue, InvalidValueWire } from "../Errors.ts"
 import { exitOnInterrupt, reportStartFailure } from "../Platform/Runtime.ts"
+import { UserAgents } from "../Tools/UserAgent/Service.ts"
+
+/** With UA_CACHE_SIZE, the one setting that matters offline: a PORT or a key file has no say in a parse. */
+const offlineConfig = Effect.flatMap(Effect.orDie(Config.option(Config.String("UA_CACHE_SIZE"))), (size) =>
+  Effect.try({
+    try: () => parse(Option.isSome(size) ? { UA_CACHE_SIZE: size.value } : {}),
+    catch: (error) => error as InvalidConfig
+  })
+)
+export const UserAgentsLive = UserAgents.layer.pipe(Layer.provide(Layer.effect(AppConfig, offlineConfig)))
 
 export class Refused extends Data.TaggedError("Refused") {}
 
-/** A failed write fails the command, and `report` tells why. */
 export const stdout = (text: string) => Stdio.Stdio.use((stdio) => Stream.run(Stream.make(text), stdio.stdout()))
 
 /** A failed write here has nowhere left to be told. */
@@ -22,10 +32,7 @@ export const body = (error: InvalidRequest | InvalidValue) =>
     ? Schema.encodeSync(InvalidValueWire)(error).error
     : Schema.encodeSync(InvalidRequestWire)(error).error
 
-/**
- * The line for a write to stdout that failed (a full disk, a descriptor closed at start), or undefined for any other
- * failure. A reader that is gone (`| head`, EPIPE) chose to stop reading: the run ends quietly.
- */
+/** The line for a failed write to stdout; none for a reader that is gone (`| head`, EPIPE): it chose to stop. */
 const failedWrite = (error: unknown): string | undefined => {
   if (!PlatformError.isPlatformError(error) || !(error.reason instanceof PlatformError.SystemError)) return undefined
   const { module, method, description, cause } = error.reason
@@ -53,7 +60,7 @@ export const reportNaming =
           Predicate.isTagged(error, "InvalidConfig") || Predicate.isTagged(error, "DeviceDataUnreadable")
         return startFailure ? Effect.sync(() => reportStartFailure(error)) : Effect.void
       }),
-      exitOnInterrupt(130)
+      exitOnInterrupt
     )
 
 export const report = reportNaming((line) => line)

@@ -12,8 +12,10 @@ import { HealthCommand } from "./Health.ts"
 import { ParseCommand } from "./Parse.ts"
 import { WageCommand } from "./Wage.ts"
 
-type Internal = typeof WORKER_ENV | typeof GENERATED_KEY_ENV | (typeof OTEL_NAMES)[number]
-type Setting = Exclude<(typeof NAMES)[number], Internal>
+type Setting = Exclude<
+  (typeof NAMES)[number],
+  typeof WORKER_ENV | typeof GENERATED_KEY_ENV | (typeof OTEL_NAMES)[number]
+>
 
 const SETTINGS: Record<Setting, string> = {
   PORT: "listen port (default 3000; 0 = any free port)",

@@ -23,10 +23,7 @@ const closedAtStart = (fd: number): boolean => {
   }
 }
 
-/**
- * Each write waits for `drain` when the stream's buffer is full, so output never piles up in memory; a write that
- * fails (a full disk, a reader gone, a descriptor closed at start) fails the sink, so the command ends.
- */
+/** Each write waits for `drain` when the buffer is full, so output never piles up; a failed write fails the sink. */
 const writer = (
   stream: NodeJS.WriteStream,
   name: string,

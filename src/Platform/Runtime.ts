@@ -4,15 +4,13 @@
  */
 import { Cause, Effect, Exit, Predicate, Runtime } from "effect"
 
-/** A stop by signal exits with `code` instead: 130 tells a script an offline parse was cut short. */
-export const exitOnInterrupt =
-  (code: number) =>
-  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.onInterrupt(self, () =>
-      Effect.sync(() => {
-        process.exitCode = code
-      })
-    )
+/** A stop by signal exits 130 instead, so a script knows an offline answer was cut short. */
+export const exitOnInterrupt = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.onInterrupt(self, () =>
+    Effect.sync(() => {
+      process.exitCode = 130
+    })
+  )
 
 /** A failed start as the one line on stderr: a bad setting names its variable. */
 export const reportStartFailure = (failure: unknown): void => {

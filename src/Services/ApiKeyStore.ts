@@ -1,8 +1,4 @@
-/**
- * API keys from API_KEYS and API_KEYS_FILE (KeyFile.ts), kept as SHA-256 digests only: a caller is named by its key's
- * name or `key_<8 hex of the digest>`, so no key's text reaches a log, an error or a metric. SIGHUP's `reload` reads
- * the file again once it is finished (FinishedFile.ts); a file that fails keeps the keys in use.
- */
+/** API keys from API_KEYS and API_KEYS_FILE, kept as SHA-256 digests only: no key's text reaches a log or a metric. */
 import { randomBytes } from "node:crypto"
 import { Console, Context, Effect, Layer, Redacted, Result, Semaphore } from "effect"
 import { AppConfig, InvalidConfig } from "../Config.ts"
@@ -11,10 +7,8 @@ import { type Keys, type Own, parseKeyList, parseKeysFile, sha256Hex, SHORT_KEY 
 
 const NONE: Keys = { digests: [], short: [] }
 
-/** The keys in the file's text; the failure names the file. */
 const keysIn = (path: string, text: string) => Result.mapError(parseKeysFile(text), (why) => `${path}: ${why}`)
 
-/** The keys of the file at `path`, or why it could not be read or parsed. */
 const readKeysFile = (path: string): Result.Result<Keys, string> => {
   const file = readRegularFile(path)
   return typeof file === "string" ? Result.fail(file) : keysIn(path, file.text)
@@ -23,7 +17,7 @@ const readKeysFile = (path: string): Result.Result<Keys, string> => {
 const refuseAs = (name: string, read: Result.Result<Keys, string>) =>
   Effect.fromResult(Result.mapError(read, (why) => new InvalidConfig({ message: `${name} ${why}` })))
 
-/** One log line for every short key, never the key: where each is. */
+/** One log line for every short key, saying where each is. */
 const warnShort = (short: ReadonlyArray<string>) =>
   short.length === 0
     ? Effect.void

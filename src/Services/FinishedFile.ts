@@ -23,9 +23,8 @@ const kind = (stats: Stats) =>
           : "another kind of file"
 
 /**
- * The file's text and modification time, or the sentence saying why not (naming the path). Only a regular file of
- * bounded size is read: a FIFO or a device (a symlink to /dev/zero) is refused at once, never waited on or read
- * forever. Symlinks are followed (Kubernetes mounts secrets through them).
+ * The file's text and modification time, or why not (naming the path). A FIFO or a device (a symlink to /dev/zero)
+ * is refused at once, never waited on or read forever; symlinks are followed (Kubernetes mounts secrets with them).
  */
 export const readRegularFile = (path: string): Snapshot | string => {
   const refused = (why: string) => `${path} could not be read: ${why}`
@@ -54,11 +53,10 @@ export const readRegularFile = (path: string): Snapshot | string => {
   }
 }
 
-/** Two reads this far apart must agree. */
+/** Two reads SETTLE_MS apart must agree; a last line without a newline is finished once QUIET_MS unmodified. */
 export const SETTLE_MS = 100
-/** A last line without a newline is taken as finished once the file has not been modified for this long. */
 export const QUIET_MS = 2_000
-/** How long a reload waits for a file that keeps changing before it gives up. */
+/** How long a reload waits for a file that keeps changing. */
 export const PATIENCE_MS = 10_000
 
 /** Whether `next`, read a settle after `previous`, is a finished file at `now` (epoch ms). */
@@ -67,11 +65,7 @@ export const isFinished = (previous: Snapshot, next: Snapshot, now: number): boo
   previous.mtimeMs === next.mtimeMs &&
   (next.text === "" || next.text.endsWith("\n") || now - next.mtimeMs >= QUIET_MS)
 
-/**
- * The text once its writer is done, for SIGHUP's reload: a file caught half-written ("keyB_bb" of "keyB_bbbb...")
- * would make a prefix of a key valid. Nothing in a file says it is finished, so it is read twice a settle apart
- * (isFinished); renaming a new file over it needs no wait (docs/OPERATIONS.md).
- */
+/** The text once its writer is done, for SIGHUP's reload: a half-written file would make a key's prefix valid. */
 export const readFinishedFile = (path: string): Effect.Effect<string, string> =>
   Effect.gen(function* () {
     const started = yield* Clock.currentTimeMillis

@@ -2,8 +2,7 @@
 import { Cause, Effect } from "effect"
 import * as Cli from "./Cli/index.ts"
 import { CliEnvironmentLive } from "./Platform/CliEnvironment.ts"
-import { reportStartFailure } from "./Platform/CommandLine.ts"
-import { runMain } from "./Platform/Runtime.ts"
+import { reportStartFailure, runMain } from "./Platform/Runtime.ts"
 import { launch, ServerLive } from "./Platform/Server.ts"
 
 const serve = launch(ServerLive).pipe(

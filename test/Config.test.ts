@@ -6,7 +6,7 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test"
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { MAX_KEYS_FILE_BYTES } from "../src/Services/RegularFile.ts"
+import { MAX_KEYS_FILE_BYTES } from "../src/Services/FinishedFile.ts"
 import { binary } from "./support/Binary.ts"
 import { runOnce } from "./support/Process.ts"
 

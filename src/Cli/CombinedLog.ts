@@ -1,8 +1,6 @@
 /**
- * An access-log line in the combined format, nginx's and Apache's default:
- * `$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent"`.
- * Inside a quoted field nginx writes `"` as `\x22` and Apache as `\"`; both escape `\` and bytes outside printable
- * ASCII as `\xHH` (the bytes of UTF-8 text). A missing header is written `-`.
+ * An access-log line in nginx's and Apache's default combined format (docs/CLI.md). In a quoted field nginx writes `"`
+ * as `\x22` and Apache as `\"`; both escape `\` and bytes outside printable ASCII (of UTF-8 text) as `\xHH`.
  */
 
 // unrolled (`[^"\\]*` between escapes) so a long field is one scan, not one alternation a character
@@ -20,31 +18,17 @@ const decoder = new TextDecoder()
 /** A field as the client sent it: escapes undone, `\xHH` bytes read back as UTF-8. */
 export const unescapeField = (field: string): string => {
   if (!field.includes("\\")) return field
-  const bytes: Array<number> = []
-  for (let i = 0; i < field.length; i++) {
-    const char = field[i]!
-    const next = field[i + 1]
-    if (char === "\\" && next === "x" && /^[0-9a-fA-F]{2}$/.test(field.slice(i + 2, i + 4))) {
-      bytes.push(Number.parseInt(field.slice(i + 2, i + 4), 16))
-      i += 3
-    } else if (char === "\\" && next !== undefined) {
-      bytes.push(...encoder.encode(next === "n" ? "\n" : next === "t" ? "\t" : next))
-      i += 1
-    } else {
-      // a lone surrogate half is kept whole with its pair by taking the code point
-      const point = field.codePointAt(i)!
-      const text = String.fromCodePoint(point)
-      bytes.push(...encoder.encode(text))
-      i += text.length - 1
-    }
-  }
-  return decoder.decode(Uint8Array.from(bytes))
+  // odd parts are escapes: a byte, or the character after the backslash
+  const parts = field.split(/(\\x[0-9a-fA-F]{2}|\\[^])/)
+  const bytes = parts.map((part, i) => {
+    if (i % 2 === 0) return encoder.encode(part)
+    if (part.length === 4) return Uint8Array.of(Number.parseInt(part.slice(2), 16))
+    return encoder.encode(part[1] === "n" ? "\n" : part[1] === "t" ? "\t" : part[1])
+  })
+  return decoder.decode(Buffer.concat(bytes))
 }
 
-/**
- * The line's fields (`log`: `time` in ISO 8601 with the log's offset; `method`, `path` null when the request is not a
- * request line, `status` null for `-`) and its user agent; `undefined` when the line is not in that format.
- */
+/** The line's fields as docs/CLI.md lists them under `log`, and its user agent; undefined when not in the format. */
 export const entryOf = (line: string) => {
   const match = LINE.exec(line)
   const month = MONTHS.indexOf(match?.[3] ?? "") + 1

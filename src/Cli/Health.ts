@@ -1,58 +1,43 @@
 /**
- * `tools-api health`: asks the service running on this machine for `/health` and exits 0 when it answers ok, 1
- * otherwise (draining, refused, too slow) with one line on stderr: the image's HEALTHCHECK and a Kubernetes probe,
- * with nothing added to the image.
+ * `tools-api health`: asks the service running on this machine for `/health`; exits 0 when it answers 200, else 1
+ * with one line on stderr. The image's HEALTHCHECK and a Kubernetes probe, with nothing added to the image.
  */
-import { Data, Effect, Option, Runtime, Stdio, Stream } from "effect"
+import { Data, Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as EnvVar from "../EnvVar.ts"
+import { stderr } from "./Report.ts"
 
-export class Unhealthy extends Data.TaggedError("Unhealthy")<{ readonly message: string }> {
-  override readonly [Runtime.errorExitCode] = 1
-}
+class Unhealthy extends Data.TaggedError("Unhealthy")<{ readonly message: string }> {}
 
 // the listen address as a client on this machine reaches it: a wildcard is the loopback
-const local = (host: string) => (host === "0.0.0.0" || host === "" ? "127.0.0.1" : host === "::" ? "[::1]" : host)
-const bracketed = (host: string) => (host.includes(":") && !host.startsWith("[") ? `[${host}]` : host)
-
 const defaultUrl = Effect.gen(function* () {
   const port = yield* EnvVar.integer("PORT", 3000, 0, 65_535)
   const host = (yield* EnvVar.text("HOST")) ?? "0.0.0.0"
-  return `http://${bracketed(local(host))}:${port}/health`
+  const local = host === "0.0.0.0" || host === "" ? "127.0.0.1" : host === "::" ? "[::1]" : host
+  return `http://${local.includes(":") && !local.startsWith("[") ? `[${local}]` : local}:${port}/health`
 })
 
-const check = (url: string, timeoutMs: number) =>
-  Effect.tryPromise({
-    try: (signal) => fetch(url, { signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) }),
-    catch: (error) =>
-      new Unhealthy({ message: `${url} did not answer: ${error instanceof Error ? error.message : error}` })
-  }).pipe(
-    Effect.flatMap((response) =>
-      response.status === 200
-        ? Effect.void
-        : Effect.fail(new Unhealthy({ message: `${url} answered ${response.status}` }))
-    )
+const run = Effect.fn("Cli.health")(
+  function* (flags: { readonly url: string | undefined; readonly timeout: number }) {
+    const url = flags.url ?? (yield* defaultUrl)
+    const response = yield* Effect.tryPromise({
+      try: (signal) => fetch(url, { signal: AbortSignal.any([signal, AbortSignal.timeout(flags.timeout * 1000)]) }),
+      catch: (error) =>
+        new Unhealthy({ message: `${url} did not answer: ${error instanceof Error ? error.message : error}` })
+    })
+    if (response.status !== 200) return yield* new Unhealthy({ message: `${url} answered ${response.status}` })
+  },
+  Effect.tapError((error) =>
+    error instanceof Unhealthy ? stderr(`tools-api health: ${error.message}\n`) : Effect.void
   )
-
-const run = Effect.fn("Cli.health")(function* (flags: {
-  readonly url: Option.Option<string>
-  readonly timeout: number
-}) {
-  const url = Option.isSome(flags.url) ? flags.url.value : yield* defaultUrl
-  const stdio = yield* Stdio.Stdio
-  yield* check(url, flags.timeout * 1000).pipe(
-    Effect.tapError((unhealthy) =>
-      Stream.run(Stream.make(`tools-api health: ${unhealthy.message}\n`), stdio.stderr()).pipe(Effect.ignore)
-    )
-  )
-})
+)
 
 export const HealthCommand = Command.make(
   "health",
   {
     url: Flag.String("url").pipe(
       Flag.withDescription("The health URL (default: http://127.0.0.1:$PORT/health, from PORT and HOST)"),
-      Flag.optional
+      Flag.withDefault(undefined)
     ),
     timeout: Flag.Int("timeout").pipe(Flag.withDescription("Seconds to wait for the answer"), Flag.withDefault(3))
   },

@@ -1,33 +1,38 @@
 /**
- * How an offline command ends when it cannot answer. Refused (the API would answer 400 or 422): the API's error body,
- * `{"error":{code,message,details?}}`, as one JSON line on stderr. A bad setting (UA_CACHE_SIZE) or a damaged device
- * database: the server's one line saying so. Output that cannot be written (stdout closed, a full disk): one line
- * saying why, and the run ends. A bug: one line, no stack. Each is exit status 1; stdout carries answers only.
- * Stopped by SIGINT or SIGTERM: 130, so a script does not take what was written for the whole answer.
+ * What the offline commands share: the server's own services, how they write, and how they end when they cannot
+ * answer (exit status 1, stdout carrying answers only): a refusal as the API's error body on stderr, a bad setting or
+ * device database as the server's start failure, output that cannot be written or a bug as one line.
  */
-import { Cause, Data, Effect, PlatformError, Predicate, Runtime, Schema, Stdio, Stream } from "effect"
-import type { InvalidConfig } from "../Config.ts"
+import { Cause, Config, Data, Effect, Layer, Option, PlatformError, Predicate, Schema, Stdio, Stream } from "effect"
+import { AppConfig, type InvalidConfig, parse } from "../Config.ts"
 import { InvalidRequest, InvalidRequestWire, InvalidValue, InvalidValueWire } from "../Errors.ts"
-import { reportStartFailure } from "../Platform/CommandLine.ts"
-import { DeviceDataUnreadable } from "../Tools/UserAgent/device/Database.ts"
-import { exitOnInterrupt } from "../Platform/Runtime.ts"
+import { exitOnInterrupt, reportStartFailure } from "../Platform/Runtime.ts"
+import { UserAgents } from "../Tools/UserAgent/Service.ts"
 
-export class Refused extends Data.TaggedError("Refused")<{ readonly code: string }> {
-  override readonly [Runtime.errorExitCode] = 1
-}
+/** With UA_CACHE_SIZE, the one setting that matters offline: a PORT or a key file has no say in a parse. */
+const offlineConfig = Effect.flatMap(Effect.orDie(Config.option(Config.String("UA_CACHE_SIZE"))), (size) =>
+  Effect.try({
+    try: () => parse(Option.isSome(size) ? { UA_CACHE_SIZE: size.value } : {}),
+    catch: (error) => error as InvalidConfig
+  })
+)
+export const UserAgentsLive = UserAgents.layer.pipe(Layer.provide(Layer.effect(AppConfig, offlineConfig)))
 
-const body = (error: InvalidRequest | InvalidValue) =>
-  error._tag === "InvalidValue"
+export class Refused extends Data.TaggedError("Refused") {}
+
+export const stdout = (text: string) => Stdio.Stdio.use((stdio) => Stream.run(Stream.make(text), stdio.stdout()))
+
+/** A failed write here has nowhere left to be told. */
+export const stderr = (text: string) =>
+  Stdio.Stdio.use((stdio) => Stream.run(Stream.make(text), stdio.stderr())).pipe(Effect.ignore)
+
+/** The `error` of the API's error body. */
+export const body = (error: InvalidRequest | InvalidValue) =>
+  error instanceof InvalidValue
     ? Schema.encodeSync(InvalidValueWire)(error).error
     : Schema.encodeSync(InvalidRequestWire)(error).error
 
-const isRefusal = (error: unknown): error is InvalidRequest | InvalidValue =>
-  error instanceof InvalidRequest || error instanceof InvalidValue
-
-/**
- * The line for a write to stdout that failed (a full disk, a descriptor closed at start), or undefined for any other
- * failure. A reader that is gone (`| head`, EPIPE) chose to stop reading: the run ends quietly.
- */
+/** The line for a failed write to stdout; none for a reader that is gone (`| head`, EPIPE): it chose to stop. */
 const failedWrite = (error: unknown): string | undefined => {
   if (!PlatformError.isPlatformError(error) || !(error.reason instanceof PlatformError.SystemError)) return undefined
   const { module, method, description, cause } = error.reason
@@ -36,28 +41,26 @@ const failedWrite = (error: unknown): string | undefined => {
   return `tools-api: cannot write the output to stdout: ${description ?? "I/O error"}\n`
 }
 
-const isStartFailure = (error: unknown): error is InvalidConfig | DeviceDataUnreadable =>
-  (error as { readonly _tag?: unknown } | undefined)?._tag === "InvalidConfig" || error instanceof DeviceDataUnreadable
-
-export const report = <A, E, R>(self: Effect.Effect<A, E, R>) =>
-  Effect.gen(function* () {
-    const stdio = yield* Stdio.Stdio
-    const stderr = (text: string) => Stream.run(Stream.make(text), stdio.stderr()).pipe(Effect.ignore)
-    return yield* self.pipe(
+/** `named` rewrites a refusal's line: wage names its flags where the API names its fields. */
+export const reportNaming =
+  (named: (line: string) => string) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>) =>
+    self.pipe(
       Effect.catchIf(
-        (error: E): error is Extract<E, InvalidRequest | InvalidValue> => isRefusal(error),
-        (error) => {
-          const refusal = body(error)
-          return Effect.andThen(stderr(`${JSON.stringify({ error: refusal })}\n`), new Refused({ code: refusal.code }))
-        }
+        (error: E): error is Extract<E, InvalidRequest | InvalidValue> =>
+          error instanceof InvalidRequest || error instanceof InvalidValue,
+        (error) => Effect.andThen(stderr(`${named(JSON.stringify({ error: body(error) }))}\n`), new Refused())
       ),
       Effect.tapCause((cause) => {
         const error = Cause.squash(cause)
         if (Cause.hasDies(cause)) return stderr(`tools-api: internal error: ${String(error)}\n`)
         const write = failedWrite(error)
         if (write !== undefined) return stderr(write)
-        return isStartFailure(error) ? Effect.sync(() => reportStartFailure(error)) : Effect.void
+        const startFailure =
+          Predicate.isTagged(error, "InvalidConfig") || Predicate.isTagged(error, "DeviceDataUnreadable")
+        return startFailure ? Effect.sync(() => reportStartFailure(error)) : Effect.void
       }),
-      exitOnInterrupt(130)
+      exitOnInterrupt
     )
-  })
+
+export const report = reportNaming((line) => line)

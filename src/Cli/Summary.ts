@@ -1,8 +1,6 @@
 /**
- * `parse --summary`: parse results counted by browser family, OS, device type, vendor and bot category, in memory
- * that does not grow with the input. Vendors and some names come from the strings themselves, so each field counts
- * at most MAX_VALUES distinct values exactly (the first ones seen) and a result with a later value in its `other`:
- * exact counts for what is listed, where a streaming top-N would make every count approximate.
+ * `parse --summary`: results counted by field in bounded memory. Some values come from the strings themselves, so a
+ * field counts at most MAX_VALUES values exactly (the first seen), later ones in `other` (why: docs/CLI.md).
  */
 import type { UserAgentInfo } from "../Tools/UserAgent/Schemas.ts"
 
@@ -25,11 +23,7 @@ interface Values {
   readonly values: ReadonlyArray<{ readonly name: string; readonly count: number }>
   readonly other: number
 }
-interface Lines {
-  readonly lines: number
-  readonly skipped: number
-  readonly failed: number
-}
+type Lines = { readonly [K in "lines" | "skipped" | "failed"]: number }
 type SummaryJson = Lines & { readonly parsed: number; readonly bots: number } & Record<Field, Values>
 
 export const makeSummary = () => {

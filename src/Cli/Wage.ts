@@ -1,66 +1,40 @@
 /**
- * `tools-api wage --hourly N | --annual N`: the API's answer without its `success` flag, `{"estimates", "assumptions"}`,
- * as one JSON line. The value goes through the API's own request schema, so the same inputs are refused for the same
- * reasons, in the API's error body, naming the flags where the API names its fields.
+ * `tools-api wage --hourly N | --annual N`: the API's answer without its `success` flag, as one JSON line. The value
+ * goes through the API's own request schema, so the same inputs are refused for the same reasons, in its error body.
  */
-import { Effect, Option, Result, Schema, Stdio, Stream } from "effect"
+import { Effect, Option, Record, Result, Schema } from "effect"
 import { Command, Flag } from "effect/cli"
 import { PAYLOAD_PARSE_OPTIONS } from "../Api.ts"
-import { InvalidRequest, InvalidValue } from "../Errors.ts"
 import { fromSchemaIssue } from "../Http/SchemaErrors.ts"
 import { Estimator } from "../Tools/Wage/Estimator.ts"
 import { assumptions, WageRequest } from "../Tools/Wage/Schemas.ts"
-import { report } from "./Report.ts"
+import { reportNaming, stdout } from "./Report.ts"
 
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
 
-/** The flag's text as the API would see it in a body: a number when it is written as a JSON number, else a string. */
-const value = (text: string): unknown => (JSON_NUMBER.test(text.trim()) ? Number(text.trim()) : text)
-
-/**
- * What the service computes from: a JSON number's text, read exactly as written (`--hourly 1.00499999999999999999`
- * is 1.00 an hour, as in the API's body), else the text, which it refuses as the API refuses a string.
- */
+/** A JSON number's text, trimmed: the service computes from it exactly as written, as from a body's. */
 const written = (text: string): string => (JSON_NUMBER.test(text.trim()) ? text.trim() : text)
 
 // with the input in its issues, as the API decodes a payload: the error says which of the two forms was meant
 const decode = Schema.decodeUnknownResult(WageRequest, PAYLOAD_PARSE_OPTIONS)
 
 const FLAGS: Readonly<Record<string, string>> = { hourlyWage: "--hourly", annualSalary: "--annual" }
-const flagged = (text: string) => text.replace(/\b(hourlyWage|annualSalary)\b/g, (field) => FLAGS[field] ?? field)
-
-/** The API's refusal, with the flags named where it names its fields. */
-const inFlags = <E>(error: E): E | InvalidRequest | InvalidValue => {
-  if (!(error instanceof InvalidRequest || error instanceof InvalidValue)) return error
-  const fields = {
-    message: flagged(error.message),
-    ...(error.details === undefined
-      ? {}
-      : { details: error.details.map((d) => ({ path: flagged(d.path), message: flagged(d.message) })) })
-  }
-  return error instanceof InvalidValue ? new InvalidValue(fields) : new InvalidRequest(fields)
-}
 
 const run = Effect.fn("Cli.wage")(
   function* (flags: { readonly hourly: Option.Option<string>; readonly annual: Option.Option<string> }) {
-    const estimator = yield* Estimator
-    const stdio = yield* Stdio.Stdio
-    const body = {
-      ...Option.match(flags.hourly, { onNone: () => ({}), onSome: (text) => ({ hourlyWage: value(text) }) }),
-      ...Option.match(flags.annual, { onNone: () => ({}), onSome: (text) => ({ annualSalary: value(text) }) })
-    }
-    const request = decode(body)
+    const texts = Record.map(Record.getSomes({ hourlyWage: flags.hourly, annualSalary: flags.annual }), written)
+    // as the API sees a body: a number when written as a JSON number, else a string it refuses
+    const request = decode(Record.map(texts, (text) => (JSON_NUMBER.test(text) ? Number(text) : text)))
     if (Result.isFailure(request)) return yield* fromSchemaIssue(request.failure.issue)
-    const estimates = yield* estimator.estimate(
+    const estimates = yield* (yield* Estimator).estimate(
       Option.isSome(flags.hourly)
         ? { hourlyWage: written(flags.hourly.value) }
         : { annualSalary: written(Option.getOrElse(flags.annual, () => "")) }
     )
-    yield* Stream.run(Stream.make(`${JSON.stringify({ estimates, assumptions })}\n`), stdio.stdout())
+    yield* stdout(`${JSON.stringify({ estimates, assumptions })}\n`)
   },
-  Effect.mapError(inFlags),
   Effect.provide(Estimator.layer),
-  report
+  reportNaming((line) => line.replace(/\b(hourlyWage|annualSalary)\b/g, (field) => FLAGS[field] ?? field))
 )
 
 export const WageCommand = Command.make(

@@ -1,8 +1,6 @@
 /**
- * The command line, on `effect/cli`: `tools-api` alone or `tools-api serve` serves; `parse`, `generate` and `wage`
- * answer offline, with no key, no limit and no server. `--help` lists the commands and every variable the service
- * reads: the names come from `Config.ts` (the OTEL_* ones from `OtlpConfig.ts`), so a new variable without a line
- * here does not type-check.
+ * The command line (docs/CLI.md). `--help` lists every variable the service reads: the names come from `Config.ts`
+ * (the OTEL_* ones from `OtlpConfig.ts`), so a new variable without a line here does not type-check.
  */
 import { Data, Effect, Runtime } from "effect"
 import { CliError, Command } from "effect/cli"
@@ -14,8 +12,10 @@ import { HealthCommand } from "./Health.ts"
 import { ParseCommand } from "./Parse.ts"
 import { WageCommand } from "./Wage.ts"
 
-type Internal = typeof WORKER_ENV | typeof GENERATED_KEY_ENV | (typeof OTEL_NAMES)[number]
-type Setting = Exclude<(typeof NAMES)[number], Internal>
+type Setting = Exclude<
+  (typeof NAMES)[number],
+  typeof WORKER_ENV | typeof GENERATED_KEY_ENV | (typeof OTEL_NAMES)[number]
+>
 
 const SETTINGS: Record<Setting, string> = {
   PORT: "listen port (default 3000; 0 = any free port)",
@@ -41,31 +41,17 @@ const SETTINGS: Record<Setting, string> = {
 
 const width = Math.max(...Object.keys(SETTINGS).map((name) => name.length))
 
-/** Wrapped at 100 columns under a two-space indent. */
-const wrap = (words: ReadonlyArray<string>, indent: string): string => {
-  const lines: Array<string> = []
-  let line = indent
-  for (const word of words) {
-    if (line.length + word.length + 1 > 100 && line.trim() !== "") {
-      lines.push(line.trimEnd())
-      line = indent
-    }
-    line += `${word} `
-  }
-  return [...lines, line.trimEnd()].join("\n")
-}
-
-export const DESCRIPTION = [
+const DESCRIPTION = [
   "User-agent parser/generator and wage estimator: JSON over HTTP, or offline commands.",
   "  With no command it serves the API (docs at /docs, OpenAPI at /openapi.json); see the commands below.",
   "",
   "ENVIRONMENT (read when serving)",
   ...Object.entries(SETTINGS).map(([name, meaning]) => `  ${name.padEnd(width)}  ${meaning}`),
   "  OpenTelemetry export over OTLP/HTTP (off unless an endpoint is set), the standard variables:",
-  wrap(
-    OTEL_NAMES.map((name, i) => (i < OTEL_NAMES.length - 1 ? `${name},` : name)),
-    "    "
-  ),
+  // wrapped at 100 columns under a four-space indent
+  OTEL_NAMES.join(", ")
+    .replace(/(.{1,95})(?: |$)/g, "    $1\n")
+    .trimEnd(),
   "",
   "SIGNALS",
   "  SIGTERM/SIGINT drain and stop; SIGHUP re-reads API_KEYS_FILE."
@@ -76,19 +62,19 @@ export class UsageError extends Data.TaggedError("UsageError") {
   override readonly [Runtime.errorExitCode] = 2
 }
 
-/** The whole command line, serving with `serve` when no offline command is named. */
-export const make = <E, R>(serve: Effect.Effect<void, E, R>) => {
-  const Serve = Command.make("serve", {}, () => serve).pipe(
-    Command.withDescription("Serve the API (what tools-api does with no command)")
-  )
-  return Command.make("tools-api", {}, () => serve).pipe(
-    Command.withDescription(DESCRIPTION),
-    Command.withSubcommands([Serve, ParseCommand, GenerateCommand, WageCommand, HealthCommand])
-  )
-}
-
-/** Runs the command line on the process's arguments. */
+/** Runs the command line on the process's arguments, serving with `serve` when no offline command is named. */
 export const run = <E, R>(serve: Effect.Effect<void, E, R>) =>
-  Command.run(make(serve), { version: pkg.version }).pipe(
+  Command.make("tools-api", {}, () => serve).pipe(
+    Command.withDescription(DESCRIPTION),
+    Command.withSubcommands([
+      Command.make("serve", {}, () => serve).pipe(
+        Command.withDescription("Serve the API (what tools-api does with no command)")
+      ),
+      ParseCommand,
+      GenerateCommand,
+      WageCommand,
+      HealthCommand
+    ]),
+    Command.run({ version: pkg.version }),
     Effect.catchIf(CliError.isCliError, () => Effect.fail(new UsageError()))
   )

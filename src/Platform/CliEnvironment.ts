@@ -1,26 +1,14 @@
 /** What `effect/cli` needs from the process (no stable platform package for Effect 4 on Bun). */
-import { Effect, FileSystem, Layer, Path, PlatformError, Predicate, Sink, Stdio, Stream, Terminal } from "effect"
+import { Effect, FileSystem, Layer, Path, PlatformError, Sink, Stdio, Stream, Terminal } from "effect"
 import { CliConfig, CliOutput, GlobalFlag } from "effect/cli"
 import { ChildProcessSpawner } from "effect/process"
 import { createReadStream, readFileSync } from "node:fs"
 
-const TAGS: Partial<Record<string, PlatformError.SystemErrorTag>> = {
-  ENOENT: "NotFound",
-  EACCES: "PermissionDenied",
-  EPERM: "PermissionDenied",
-  EISDIR: "BadResource",
-  EBADF: "BadResource"
+// Only the description is ever shown (Cli/Report.ts, Cli/Parse.ts): no reason tag is told apart.
+const failure = (module: string, method: string, cause: unknown) => {
+  const description = cause instanceof Error ? cause.message : String(cause)
+  return PlatformError.systemError({ _tag: "Unknown", module, method, description, cause })
 }
-
-const failure = (module: string, method: string, cause: unknown, path?: string) =>
-  PlatformError.systemError({
-    _tag: (Predicate.hasProperty(cause, "code") && TAGS[String(cause.code)]) || "Unknown",
-    module,
-    method,
-    description: cause instanceof Error ? cause.message : String(cause),
-    pathOrDescriptor: path,
-    cause
-  })
 
 /**
  * Whether a standard descriptor was closed when the process started (`>&-`): Bun then opens /dev/null in its place,
@@ -35,10 +23,7 @@ const closedAtStart = (fd: number): boolean => {
   }
 }
 
-/**
- * Each write waits for `drain` when the stream's buffer is full, so output never piles up in memory; a write that
- * fails (a full disk, a reader gone, a descriptor closed at start) fails the sink, so the command ends.
- */
+/** Each write waits for `drain` when the buffer is full, so output never piles up; a failed write fails the sink. */
 const writer = (
   stream: NodeJS.WriteStream,
   name: string,
@@ -80,19 +65,19 @@ const stdio = Stdio.make({
   )
 })
 
-const fileSystem = FileSystem.makeNoop({
-  stream: (path) =>
-    // node's stream reports a missing file as a stream error; Bun's throws at the call
-    Stream.fromAsyncIterable(createReadStream(path, { highWaterMark: 1 << 16 }), (cause) =>
-      failure("FileSystem", "stream", cause, path)
-    )
-})
-
 const unused = Effect.die("not used by the command line")
 
 export const CliEnvironmentLive = Layer.mergeAll(
   Layer.succeed(Stdio.Stdio, stdio),
-  Layer.succeed(FileSystem.FileSystem, fileSystem),
+  FileSystem.layerNoop({
+    // opened when read, so a missing file is an error of its own turn; node's stream tells it as a stream error
+    stream: (path) =>
+      Stream.suspend(() =>
+        Stream.fromAsyncIterable(createReadStream(path, { highWaterMark: 1 << 16 }), (cause) =>
+          failure("FileSystem", "stream", cause)
+        )
+      )
+  }),
   Path.layer,
   Layer.succeed(
     Terminal.Terminal,

@@ -3,7 +3,7 @@
  * the operator's (`ulimit -Hn`, systemd `LimitNOFILE`, Docker `--ulimit`), and both are logged.
  */
 import { dlopen, FFIType } from "bun:ffi"
-import { Effect } from "effect"
+import { Effect, Result } from "effect"
 
 const LIBC: Partial<Record<NodeJS.Platform, string>> = { linux: "libc.so.6", darwin: "libSystem.B.dylib" }
 const RLIMIT_NOFILE = process.platform === "darwin" ? 8 : 7
@@ -12,19 +12,13 @@ const UNLIMITED = 2 ** 64 - 1 // RLIM_INFINITY, read as a double
 
 const number = (value: bigint) => (Number(value) >= UNLIMITED ? Infinity : Number(value))
 
-const open = (path: string) => {
-  try {
-    return dlopen(path, { getrlimit: rlimit, setrlimit: rlimit })
-  } catch {
-    return undefined
-  }
-}
-
 /** Raises the soft limit to the hard one (Infinity for unlimited); undefined where libc cannot be reached. */
 export const raiseDescriptorLimit = (): { readonly soft: number; readonly hard: number } | undefined => {
   const path = LIBC[process.platform]
-  const libc = path === undefined ? undefined : open(path)
-  if (libc === undefined) return undefined
+  if (path === undefined) return undefined
+  const opened = Result.try(() => dlopen(path, { getrlimit: rlimit, setrlimit: rlimit }))
+  if (Result.isFailure(opened)) return undefined
+  const libc = opened.success
   try {
     const limits = new BigUint64Array(2) // struct rlimit { rlim_cur; rlim_max }
     if (libc.symbols.getrlimit(RLIMIT_NOFILE, limits) !== 0) return undefined

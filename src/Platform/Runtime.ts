@@ -2,17 +2,24 @@
  * `BunRuntime.runMain`'s part (no stable `@effect/platform-bun` for Effect 4): SIGINT and SIGTERM interrupt, so every
  * finalizer runs and the exit is 0. SIGHUP is ignored here, as its default would end the process mid-request.
  */
-import { Cause, Effect, Exit, Runtime } from "effect"
+import { Cause, Effect, Exit, Predicate, Runtime } from "effect"
 
-/** A stop by signal exits with `code` instead: 130 tells a script an offline parse was cut short. */
-export const exitOnInterrupt =
-  (code: number) =>
-  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.onInterrupt(self, () =>
-      Effect.sync(() => {
-        process.exitCode = code
-      })
-    )
+/** A stop by signal exits 130 instead, so a script knows an offline answer was cut short. */
+export const exitOnInterrupt = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.onInterrupt(self, () =>
+    Effect.sync(() => {
+      process.exitCode = 130
+    })
+  )
+
+/** A failed start as the one line on stderr: a bad setting names its variable. */
+export const reportStartFailure = (failure: unknown): void => {
+  if (Predicate.isTagged(failure, "WorkerStartFailed")) return // the worker has said why
+  const config = Predicate.isTagged(failure, "InvalidConfig") && failure instanceof Error
+  process.stderr.write(
+    `tools-api: ${config ? `invalid configuration: ${failure.message}` : `could not start: ${failure}`}\n`
+  )
+}
 
 export const runMain = Runtime.makeRunMain(({ fiber, teardown }) => {
   const stop = () => fiber.interruptUnsafe()

@@ -17,9 +17,8 @@ import { supervise } from "./Supervisor.ts"
 
 /** Built after the server, so on shutdown it runs first: new requests get 503 while in-flight ones finish. */
 const DrainOnShutdown = Layer.effectDiscard(
-  Effect.gen(function* () {
-    const drain = yield* Drain
-    yield* Effect.addFinalizer(() =>
+  Drain.use((drain) =>
+    Effect.addFinalizer(() =>
       Effect.gen(function* () {
         yield* Effect.logInfo("Shutting down: finishing in-flight requests").pipe(
           Effect.annotateLogs("inFlight", drain.inFlight())
@@ -28,7 +27,7 @@ const DrainOnShutdown = Layer.effectDiscard(
         yield* Effect.logInfo("Stopped").pipe(Effect.annotateLogs("unfinished", unfinished))
       })
     )
-  })
+  )
 )
 
 /** SIGHUP re-reads API_KEYS_FILE; requests keep being served with the keys in use until the new ones replace them. */
@@ -51,10 +50,7 @@ const WorkerReady = Layer.effectDiscard(
   })
 )
 
-/**
- * Once the server listens: a lone process logs its address, a worker tells its primary (which logs one address for
- * all), and a generated key is printed, so a start that failed prints no key that never served.
- */
+/** Once the server listens: its address logged (by the primary for workers), then a generated key printed. */
 const Started = Layer.unwrap(
   Effect.gen(function* () {
     const { workerIndex } = yield* AppConfig

@@ -1,11 +1,11 @@
 /** The primary of WORKERS=N: N workers (this same program) on one port, restarted when they die or hang. */
 import type { Subprocess } from "bun"
-import { Clock, Data, Effect, Schedule } from "effect"
+import { Clock, Data, Effect, Result, Schedule } from "effect"
 import { GENERATED_KEY_ENV, WORKER_ENV } from "../Config.ts"
 import { announcement, generateKey } from "../Services/ApiKeyStore.ts"
 import { claimPort } from "./BunServer.ts"
 
-/** A worker that exited before it served: it has printed why; the primary exits with its code. */
+/** A worker that exited before it served: it has printed why. */
 export class WorkerStartFailed extends Data.TaggedError("WorkerStartFailed")<{ readonly code: number }> {}
 
 const STOP_DEADLINE = "15 seconds" // above the workers' drain deadline
@@ -15,26 +15,20 @@ const HUNG_MS = 2_500
 
 interface Worker {
   readonly proc: Subprocess
-  /** true once it serves, false if it exited first. */
-  readonly ready: Promise<boolean>
-  /** When it last answered; undefined until it serves. */
-  answeredAt: number | undefined
+  readonly ready: Promise<boolean> // true once it serves, false if it exited first
+  answeredAt: number | undefined // undefined until it serves
   killed: boolean
 }
 
-interface Pool {
-  readonly env: Record<string, string | undefined>
-  readonly workers: Map<number, Worker>
-}
-
-/** The same program: the binary itself, or `bun src/main.ts`. */
-const command = () => (Bun.main.startsWith("/$bunfs/") ? [process.execPath] : [process.execPath, Bun.main])
+type Pool = { readonly env: Record<string, string | undefined>; readonly workers: Map<number, Worker> }
 
 const spawn = (pool: Pool, index: number) =>
-  Effect.sync(() => {
+  Effect.gen(function* () {
     const ready = Promise.withResolvers<boolean>()
+    // the same program: the binary itself, or `bun src/main.ts`
+    const command = Bun.main.startsWith("/$bunfs/") ? [process.execPath] : [process.execPath, Bun.main]
     const worker: Worker = {
-      proc: Bun.spawn(command(), {
+      proc: Bun.spawn(command, {
         env: { ...pool.env, [WORKER_ENV]: String(index) },
         stdio: ["ignore", "inherit", "inherit"],
         ipc: (message) => {
@@ -48,12 +42,9 @@ const spawn = (pool: Pool, index: number) =>
     }
     void worker.proc.exited.then(() => ready.resolve(false))
     pool.workers.set(index, worker)
+    yield* Effect.logInfo("Worker started").pipe(Effect.annotateLogs({ worker: index, pid: worker.proc.pid }))
     return worker
-  }).pipe(
-    Effect.tap((worker) =>
-      Effect.logInfo("Worker started").pipe(Effect.annotateLogs({ worker: index, pid: worker.proc.pid }))
-    )
-  )
+  })
 
 const serving = (pool: Pool, index: number) =>
   Effect.gen(function* () {
@@ -104,7 +95,7 @@ const heartbeat = (pool: Pool) =>
       for (const [index, worker] of pool.workers) {
         if (worker.answeredAt === undefined || worker.killed || worker.proc.exitCode !== null) continue
         if (late || now - worker.answeredAt < HUNG_MS) {
-          ping(worker.proc)
+          Result.try(() => worker.proc.send("ping")) // a failure: its channel is closed, it is exiting and is restarted
           continue
         }
         worker.killed = true
@@ -117,16 +108,9 @@ const heartbeat = (pool: Pool) =>
     return yield* Effect.repeat(beat, Schedule.spaced(HEARTBEAT_MS))
   })
 
-/** A worker whose channel is closed is exiting, and is restarted. */
-const ping = (proc: Subprocess) => {
-  try {
-    proc.send("ping")
-  } catch {}
-}
-
 /**
- * Runs until interrupted; forwards SIGHUP. The first worker starts alone, so a bad setting is reported once. Scoped
- * fibers are interrupted in reverse order, so the restarts and the heartbeat stop before `stopAll` sends SIGTERM.
+ * Runs until interrupted; forwards SIGHUP. The first worker starts alone, so a bad setting is reported once; scoped
+ * fibers stop in reverse order, so restarts and heartbeat end before `stopAll`.
  */
 export const supervise = (count: number, port: number, host: string, noKeys: boolean) =>
   Effect.gen(function* () {

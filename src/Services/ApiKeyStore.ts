@@ -1,35 +1,23 @@
-/**
- * API keys from API_KEYS (comma-separated) and API_KEYS_FILE (KeyFile.ts: one a line, with its own limit and name).
- * Only SHA-256 digests are kept; a presented key is looked up by its digest, and the caller is named by its name or
- * `key_<first 8 hex of the digest>`, so no key's text ever reaches a log, an error or a metric. The file is read only
- * as a regular file of bounded size (RegularFile.ts); `reload` (SIGHUP) reads it again once it is finished
- * (FinishedFile.ts), and a file that fails keeps the keys in use.
- */
+/** API keys from API_KEYS and API_KEYS_FILE, kept as SHA-256 digests only: no key's text reaches a log or a metric. */
 import { randomBytes } from "node:crypto"
 import { Console, Context, Effect, Layer, Redacted, Result, Semaphore } from "effect"
 import { AppConfig, InvalidConfig } from "../Config.ts"
-import { readFinishedFile } from "./FinishedFile.ts"
+import { readFinishedFile, readRegularFile } from "./FinishedFile.ts"
 import { type Keys, type Own, parseKeyList, parseKeysFile, sha256Hex, SHORT_KEY } from "./KeyFile.ts"
-import { readRegularFile } from "./RegularFile.ts"
 
 const NONE: Keys = { digests: [], short: [] }
 
-const readKeys = (name: string, read: () => Result.Result<Keys, string>) =>
-  Effect.suspend(() =>
-    Result.match(read(), {
-      onSuccess: Effect.succeed,
-      onFailure: (why) => Effect.fail(new InvalidConfig({ message: `${name} ${why}` }))
-    })
-  )
+const keysIn = (path: string, text: string) => Result.mapError(parseKeysFile(text), (why) => `${path}: ${why}`)
 
-const readKeysFile = (path: string): Effect.Effect<Keys, InvalidConfig> =>
-  readKeys("API_KEYS_FILE", () => {
-    const file = readRegularFile(path)
-    if (typeof file === "string") return Result.fail(file)
-    return Result.mapError(parseKeysFile(file.text), (why) => `${path}: ${why}`)
-  })
+const readKeysFile = (path: string): Result.Result<Keys, string> => {
+  const file = readRegularFile(path)
+  return typeof file === "string" ? Result.fail(file) : keysIn(path, file.text)
+}
 
-/** One log line for every short key, never the key: where each is. */
+const refuseAs = (name: string, read: Result.Result<Keys, string>) =>
+  Effect.fromResult(Result.mapError(read, (why) => new InvalidConfig({ message: `${name} ${why}` })))
+
+/** One log line for every short key, saying where each is. */
 const warnShort = (short: ReadonlyArray<string>) =>
   short.length === 0
     ? Effect.void
@@ -39,10 +27,8 @@ const warnShort = (short: ReadonlyArray<string>) =>
       )
 
 /**
- * A known key's names, never its text. `id` is for people (logs, metrics): the name the keys file gives it, else
- * `key_` and 8 hex digits of its digest, short, and two keys may share it. `bucket`, the first 32 hex digits (128
- * bits), names its rate-limit bucket, in memory and in Redis: distinct for distinct keys in practice, so keys never
- * share a limit. `limit`: its own requests a minute, if the file gives one.
+ * A known key's names, never its text: `id` for people (its name, else `key_` and 8 hex of its digest: two keys may
+ * share it), `bucket` its rate-limit bucket (128 bits of the digest, never shared), `limit` its own, if given.
  */
 export interface Caller {
   readonly id: string
@@ -63,9 +49,7 @@ const callersOf = (digests: Iterable<string>, own?: ReadonlyMap<string, Own>) =>
 
 /** Whether API_KEYS_FILE reads as a file without a key (so, with no API_KEYS, a key is generated). */
 export const holdsNoKey = (path: string): boolean => {
-  const file = readRegularFile(path)
-  if (typeof file === "string") return false // unreadable: the workers report it
-  const read = parseKeysFile(file.text)
+  const read = readKeysFile(path) // unreadable or wrong: not "no key", the workers report it
   return Result.isSuccess(read) && read.success.digests.length === 0
 }
 
@@ -92,9 +76,8 @@ export class ApiKeyStore extends Context.Service<
     ApiKeyStore,
     Effect.gen(function* () {
       const { apiKeys, apiKeysFile, generatedKey, workerIndex } = yield* AppConfig
-      const listed =
-        apiKeys === undefined ? NONE : yield* readKeys("API_KEYS", () => parseKeyList(Redacted.value(apiKeys)))
-      const fromFile = apiKeysFile === undefined ? NONE : yield* readKeysFile(apiKeysFile)
+      const listed = apiKeys === undefined ? NONE : yield* refuseAs("API_KEYS", parseKeyList(Redacted.value(apiKeys)))
+      const fromFile = apiKeysFile === undefined ? NONE : yield* refuseAs("API_KEYS_FILE", readKeysFile(apiKeysFile))
       // One warning per deployment: a lone process, or the first worker.
       if (workerIndex === undefined || workerIndex === "1") yield* warnShort([...listed.short, ...fromFile.short])
       const digests = new Set([...listed.digests, ...fromFile.digests])
@@ -109,12 +92,8 @@ export class ApiKeyStore extends Context.Service<
       const oneAtATime = (yield* Semaphore.make(1)).withPermits(1)
       const reload = Effect.gen(function* () {
         if (apiKeysFile === undefined) return yield* Effect.logWarning("SIGHUP ignored: no API_KEYS_FILE to re-read")
-        const text = yield* Effect.mapError(
-          readFinishedFile(apiKeysFile),
-          (why) => new InvalidConfig({ message: `API_KEYS_FILE ${why}` })
-        )
-        const read = yield* readKeys("API_KEYS_FILE", () =>
-          Result.mapError(parseKeysFile(text), (why) => `${apiKeysFile}: ${why}`)
+        const read = yield* Effect.flatMap(readFinishedFile(apiKeysFile), (text) =>
+          Effect.fromResult(keysIn(apiKeysFile, text))
         )
         if (read.digests.length === 0) {
           return yield* Effect.logWarning(`API keys not reloaded, the previous ones stay: ${apiKeysFile} holds no key`)
@@ -126,7 +105,7 @@ export class ApiKeyStore extends Context.Service<
         yield* Effect.logInfo("API keys reloaded").pipe(Effect.annotateLogs({ keys: next.size, added, removed }))
         yield* warnShort(read.short)
       }).pipe(
-        Effect.catch((error) => Effect.logError(`API keys not reloaded, the previous ones stay: ${error.message}`)),
+        Effect.catch((why) => Effect.logError(`API keys not reloaded, the previous ones stay: API_KEYS_FILE ${why}`)),
         oneAtATime
       )
 
@@ -145,13 +124,12 @@ export class ApiKeyStore extends Context.Service<
   )
 
   /** A store holding exactly these keys (plaintext), no configuration read. */
-  static readonly fromKeys = (keys: ReadonlyArray<string>): Layer.Layer<ApiKeyStore> =>
-    Layer.sync(ApiKeyStore, () => {
-      const callers = callersOf(keys.map(sha256Hex))
-      return ApiKeyStore.of({
-        authenticate: (key) => (key === "" ? undefined : callers.get(sha256Hex(key))),
-        announce: Effect.void,
-        reload: Effect.void
-      })
+  static readonly fromKeys = (keys: ReadonlyArray<string>): Layer.Layer<ApiKeyStore> => {
+    const callers = callersOf(keys.map(sha256Hex))
+    return Layer.succeed(ApiKeyStore, {
+      authenticate: (key) => (key === "" ? undefined : callers.get(sha256Hex(key))),
+      announce: Effect.void,
+      reload: Effect.void
     })
+  }
 }

@@ -1,14 +1,7 @@
-/**
- * Requests in flight, for a graceful shutdown: draining, new ones are answered 503 and the running ones finish, up to
- * a deadline at which each is interrupted, so it is answered 503 rather than cut.
- */
+/** Requests in flight: draining, new ones get 503 and running ones finish, or are interrupted (503) at the deadline. */
 import { Context, Duration, Effect, Layer } from "effect"
 
-export const DRAIN_DEADLINE = Duration.seconds(10)
-
-export interface InFlight {
-  readonly interrupt: (() => void) | undefined
-}
+export type InFlight = { readonly interrupt: (() => void) | undefined }
 
 export class Drain extends Context.Service<
   Drain,
@@ -30,10 +23,9 @@ export class Drain extends Context.Service<
     const interruptAll = (): number => {
       const unfinished = [...requests]
       for (const request of unfinished) {
-        // One callback's failure must not keep the others' requests from their answer.
         try {
           request.interrupt?.()
-        } catch {}
+        } catch {} // one callback's failure must not keep the others' requests from their answer
       }
       return unfinished.length
     }
@@ -49,7 +41,7 @@ export class Drain extends Context.Service<
         if (requests.delete(request) && requests.size === 0) idle?.()
       },
       inFlight: () => requests.size,
-      drain: Effect.fn("Drain.drain")(function* (deadline: Duration.Input = DRAIN_DEADLINE) {
+      drain: Effect.fn("Drain.drain")(function* (deadline: Duration.Input = "10 seconds") {
         return yield* Effect.callback<number>((resume) => {
           draining = true
           if (requests.size === 0) return resume(Effect.succeed(0))

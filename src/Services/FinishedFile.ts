@@ -1,18 +1,62 @@
-/**
- * A file read only once its writer is done with it, for SIGHUP's reload of API_KEYS_FILE: a file caught half-written
- * ("keyB_bb" of "keyB_bbbb...") would make a prefix of a key a valid key. Nothing in a file says it is finished, so
- * the rule reads it twice a settle apart: it must not have changed, and a last line without a newline counts as
- * unfinished until the file has been left alone for a quiet spell. Writing elsewhere and renaming over the file is
- * atomic and needs no rule (docs/OPERATIONS.md).
- */
+/** API_KEYS_FILE read safely: only as a regular file of bounded size, and for a reload only once it is finished. */
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs"
 import { Clock, Effect } from "effect"
-import { readRegularFile as snapshot, type Snapshot } from "./RegularFile.ts"
 
-/** Two reads this far apart must agree. */
+/** The largest API_KEYS_FILE read: room for thousands of keys, small enough to hold twice while comparing reads. */
+export const MAX_KEYS_FILE_BYTES = 1 << 20
+const MIB = `${MAX_KEYS_FILE_BYTES / (1 << 20)} MiB`
+
+export interface Snapshot {
+  readonly text: string
+  readonly mtimeMs: number
+}
+
+const kind = (stats: Stats) =>
+  stats.isDirectory()
+    ? "a directory"
+    : stats.isFIFO()
+      ? "a FIFO (named pipe)"
+      : stats.isCharacterDevice() || stats.isBlockDevice()
+        ? "a device"
+        : stats.isSocket()
+          ? "a socket"
+          : "another kind of file"
+
+/**
+ * The file's text and modification time, or why not (naming the path). A FIFO or a device (a symlink to /dev/zero)
+ * is refused at once, never waited on or read forever; symlinks are followed (Kubernetes mounts secrets with them).
+ */
+export const readRegularFile = (path: string): Snapshot | string => {
+  const refused = (why: string) => `${path} could not be read: ${why}`
+  let fd: number | undefined
+  try {
+    // Non-blocking: a FIFO without a writer opens at once (and is refused below) instead of waiting for one.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK)
+    const stats = fstatSync(fd)
+    if (!stats.isFile()) return refused(`it is ${kind(stats)}, not a regular file`)
+    if (stats.size > MAX_KEYS_FILE_BYTES) return refused(`it is larger than ${MIB}, the most a keys file may hold`)
+    // One byte past the bound tells a file that grows while read (or says size 0, as /proc's do) from one that fits.
+    const buffer = Buffer.allocUnsafe(MAX_KEYS_FILE_BYTES + 1)
+    let length = 0
+    while (length < buffer.length) {
+      const read = readSync(fd, buffer, length, buffer.length - length, null)
+      if (read === 0) break
+      length += read
+    }
+    if (length > MAX_KEYS_FILE_BYTES) return refused(`reading it gave more than ${MIB}, past its size (still growing?)`)
+    // Synchronous, so it works alike in a compiled binary; the open file's time, so a rename cannot mix two files.
+    return { text: buffer.toString("utf8", 0, length), mtimeMs: stats.mtimeMs }
+  } catch (error) {
+    return `${path} could not be read (${(error as { code?: string }).code ?? "I/O error"})`
+  } finally {
+    if (fd !== undefined) closeSync(fd)
+  }
+}
+
+/** Two reads SETTLE_MS apart must agree; a last line without a newline is finished once QUIET_MS unmodified. */
 export const SETTLE_MS = 100
-/** A last line without a newline is taken as finished once the file has not been modified for this long. */
 export const QUIET_MS = 2_000
-/** How long a reload waits for a file that keeps changing before it gives up. */
+/** How long a reload waits for a file that keeps changing. */
 export const PATIENCE_MS = 10_000
 
 /** Whether `next`, read a settle after `previous`, is a finished file at `now` (epoch ms). */
@@ -21,18 +65,15 @@ export const isFinished = (previous: Snapshot, next: Snapshot, now: number): boo
   previous.mtimeMs === next.mtimeMs &&
   (next.text === "" || next.text.endsWith("\n") || now - next.mtimeMs >= QUIET_MS)
 
-/**
- * The file's text once finished; the failure says why not: unreadable or not a regular file of bounded size
- * (RegularFile.ts), or still changing after PATIENCE_MS.
- */
+/** The text once its writer is done, for SIGHUP's reload: a half-written file would make a key's prefix valid. */
 export const readFinishedFile = (path: string): Effect.Effect<string, string> =>
   Effect.gen(function* () {
     const started = yield* Clock.currentTimeMillis
-    let previous = snapshot(path)
+    let previous = readRegularFile(path)
     while (true) {
       if (typeof previous === "string") return yield* Effect.fail(previous)
       yield* Effect.sleep(SETTLE_MS)
-      const next = snapshot(path)
+      const next = readRegularFile(path)
       if (typeof next === "string") return yield* Effect.fail(next)
       const now = yield* Clock.currentTimeMillis
       if (isFinished(previous, next, now)) return next.text

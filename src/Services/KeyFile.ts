@@ -51,11 +51,7 @@ const settingsOf = (text: string, names: Map<string, number>, line: number): Own
   return own
 }
 
-/**
- * The keys in an API_KEYS_FILE's text, or the sentence saying which line is wrong, never quoting it. Lines are
- * trimmed; blank lines and lines starting with `#` are skipped; `sha256:<64 hex>` gives a key by its digest (any
- * case); settings follow the key, separated by spaces (docs/OPERATIONS.md).
- */
+/** The keys in an API_KEYS_FILE's text (its format: docs/OPERATIONS.md), or which line is wrong, never quoting it. */
 export const parseKeysFile = (text: string): Result.Result<Keys, string> => {
   const digests: Array<string> = []
   const short: Array<string> = []

@@ -136,6 +136,13 @@ describe("parse", () => {
     expect(result.code).toBe(1)
     expect(result.stderr).toContain("missing.txt")
     expect(result.json).toEqual([await apiParse(CHROME)])
+    // after a file that was read: its stream opens only when its turn comes, so the failure is told, not thrown
+    const after = await cli(["parse", good, join(dir, "missing.txt")])
+    expect(after.code).toBe(1)
+    expect(after.stderr).toBe(
+      `tools-api parse: cannot read ${join(dir, "missing.txt")}: ENOENT: no such file or directory, open '${join(dir, "missing.txt")}'\n`
+    )
+    expect(after.json).toEqual([await apiParse(CHROME)])
   }, 30_000)
 
   test("--log combined: each line's user agent, nginx's and Apache's escapes undone; others are error lines", async () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { MAX_KEYS_FILE_BYTES } from "../../src/Services/RegularFile.ts"
+import { MAX_KEYS_FILE_BYTES } from "../../src/Services/FinishedFile.ts"
 import { until, wageStatus as status } from "../support/Poll.ts"
 import { type Running, start } from "../support/Process.ts"
 

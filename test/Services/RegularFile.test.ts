@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test"
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { MAX_KEYS_FILE_BYTES, readRegularFile } from "../../src/Services/RegularFile.ts"
+import { MAX_KEYS_FILE_BYTES, readRegularFile } from "../../src/Services/FinishedFile.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "regular-file-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

@@ -15,21 +15,39 @@ const canListen = (hostname: string): boolean => {
 
 /**
  * A failed listen naming the variable at fault: Bun's own errors can mislead ("Is port 0 in use?" for an address that
- * is not this machine's), so if nothing can listen on HOST, HOST is wrong; otherwise PORT is.
+ * is not this machine's), so if nothing can listen on the host, its variable is wrong; otherwise the port's is.
  */
-const listen = (options: Bun.Serve.Options<undefined>) =>
+const listen = (options: Bun.Serve.Options<undefined>, names = { host: "HOST", port: "PORT" }) =>
   Effect.try({
     try: () => Bun.serve(options),
     catch: (error) => {
       const { hostname = "", port } = options
       if (!canListen(hostname)) {
-        const message = `HOST must be an address of this machine to listen on, got ${JSON.stringify(hostname)}`
+        const message = `${names.host} must be an address of this machine to listen on, got ${JSON.stringify(hostname)}`
         return new InvalidConfig({ message })
       }
       const code = Predicate.hasProperty(error, "code") ? error.code : undefined
       const why = code === "EADDRINUSE" ? "is already in use" : `cannot be listened on (${String(code)})`
-      return new InvalidConfig({ message: `PORT ${port} ${why} on ${hostname}` })
+      return new InvalidConfig({ message: `${names.port} ${port} ${why} on ${hostname}` })
     }
+  })
+
+/** `app` on a `Bun.serve` of its own, in this program's context, stopped with its scope. */
+export const serve = <E, R>(
+  app: Layer.Layer<never, E, R>,
+  options: { hostname: string; port: number; idleTimeout?: number; reusePort?: boolean; maxRequestBodySize?: number },
+  names?: { host: string; port: string }
+) =>
+  Effect.gen(function* () {
+    // Bun's server knows each request's socket: the lookup is provided once, not a context made per request.
+    let serving: Bun.Server<undefined> | undefined
+    const peer = (request: HttpServerRequest.HttpServerRequest) =>
+      serving?.requestIP(request.source as Request)?.address
+    const context = Context.add(yield* Effect.context<never>(), PeerAddress, peer)
+    const handle = HttpEffect.toWebHandlerWith<never, unknown, never>(context)(yield* HttpRouter.toHttpEffect(app))
+    const server = (serving = yield* listen({ ...options, fetch: (request) => handle(request) }, names))
+    yield* Effect.addFinalizer(() => Effect.promise(() => server.stop()))
+    return server
   })
 
 /** Workers bind with SO_REUSEPORT, so could share a port with another deployment's: the primary checks first. */
@@ -50,24 +68,15 @@ export const layer = <E, R>(app: Layer.Layer<never, E, R>) =>
     ServerAddress,
     Effect.gen(function* () {
       const { host: hostname, idleTimeoutSeconds, port, workerIndex } = yield* AppConfig
-      // Bun's server knows each request's socket: the lookup is provided once, not a context made per request.
-      let serving: Bun.Server<undefined> | undefined
-      const peer = (request: HttpServerRequest.HttpServerRequest) =>
-        serving?.requestIP(request.source as Request)?.address
-      const context = Context.add(yield* Effect.context<never>(), PeerAddress, peer)
-      const handle = HttpEffect.toWebHandlerWith<never, unknown, never>(context)(yield* HttpRouter.toHttpEffect(app))
-      const server = yield* listen({
+      const server = yield* serve(app, {
         hostname,
         port,
         idleTimeout: idleTimeoutSeconds,
         // A worker shares the port with its siblings; a lone process must find it free.
         reusePort: workerIndex !== undefined,
         // Bun answers an empty 413 past its own cap; the app enforces MAX_BODY_BYTES itself, with the envelope.
-        maxRequestBodySize: 1 << 30,
-        fetch: (request) => handle(request)
+        maxRequestBodySize: 1 << 30
       })
-      serving = server
-      yield* Effect.addFinalizer(() => Effect.promise(() => server.stop()))
       return { hostname: server.hostname ?? hostname, port: server.port ?? port }
     })
   )

@@ -24,9 +24,7 @@ const UserAgentString = Schema.String.annotate({
   description: "The User-Agent header to parse, at most 2048 characters",
   examples: [IPHONE_SAFARI]
 }).check(
-  Schema.makeFilter(userAgentProblem, {
-    toJsonSchema: () => ({ minLength: 1, maxLength: MAX_USER_AGENT_LENGTH })
-  })
+  Schema.makeFilter(userAgentProblem, { toJsonSchema: () => ({ minLength: 1, maxLength: MAX_USER_AGENT_LENGTH }) })
 )
 
 // The description sits on the key: on the literal it would stand in for the value in error messages.
@@ -96,15 +94,9 @@ export const UserAgentRequest = Schema.Union([ParseRequest, ParseBatchRequest, G
     '`operation` "parse" with a `userAgent`, or with `userAgents` (up to 100, `data` then an array in the same ' +
     'order); or "generate" (which ignores `userAgent`), one or `count` of them',
   examples: [
-    {
-      operation: "parse",
-      userAgent: WINDOWS_CHROME
-    },
+    { operation: "parse", userAgent: WINDOWS_CHROME },
     { operation: "generate", browser: "Firefox", os: "Linux" },
-    {
-      operation: "parse",
-      userAgents: [WINDOWS_CHROME, IPHONE_SAFARI]
-    },
+    { operation: "parse", userAgents: [WINDOWS_CHROME, IPHONE_SAFARI] },
     { operation: "generate", count: 3, deviceType: "Mobile", seed: 7 }
   ]
 })

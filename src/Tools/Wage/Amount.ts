@@ -1,12 +1,10 @@
 /** A wage amount: its bounds, and its exact value from the decimal as written, so no float error moves a cent. */
 import { Result } from "effect"
 
-export const HOURS_PER_DAY = 8
-export const DAYS_PER_WEEK = 5
-export const WEEKS_PER_YEAR = 52
-export const HOURS_PER_YEAR = HOURS_PER_DAY * DAYS_PER_WEEK * WEEKS_PER_YEAR
+/** The working time every estimate assumes; hoursPerYear is the other three's product. */
+export const assumptions = { hoursPerDay: 8, daysPerWeek: 5, weeksPerYear: 52, hoursPerYear: 2080 } as const
 export const MAX_HOURLY_WAGE = 1_000_000_000
-export const MAX_ANNUAL_SALARY = MAX_HOURLY_WAGE * HOURS_PER_YEAR
+export const MAX_ANNUAL_SALARY = MAX_HOURLY_WAGE * assumptions.hoursPerYear
 
 export const FIELDS = {
   hourlyWage: {

@@ -18,7 +18,7 @@ const featurePhone = new RegExp(
 const mobileOnly = /\b(Opera Mini|UCWEB|J2ME|Profile\/MIDP|Configuration\/CLDC)\b/
 
 // speakers (Sonos "ZP", Echo "AEO"), Android cameras, Samsung's Family Hub fridge, car head units
-const embeddedMarker = new RegExp(
+export const embeddedMarker = new RegExp(
   "\\bSonos\\/[\\d.-]+ \\(ZP|\\b(QtCarBrowser|CarPad|KZCAR|Family ?Hub|COOLPIX)\\b|" +
     "\\b(?:SAMSUNG )?EK-G[CN]\\d|\\bDMC-CM\\d|; AEO[A-Z]{2}[;) ]"
 )
@@ -124,14 +124,10 @@ export const puffinPlatform = (ua: string): { os: string; type: LongTailType | u
 }
 
 // Android without the word ("Adr 4.2.2", Dalvik, "Andr0id"); a "Build/" up to the next "(Linux;" only, one pass
-const androidUnnamed =
+export const androidUnnamed =
   /\bAdr \d|^Amazon;AFT[A-Z0-9]+;|\bDalvik\/|\(Linux;(?:[^()]|\((?!Linux;))*\bBuild\/|\bAndr0id\b|\bdiordnA\b|^JUC \(Linux; U; \d/
 
-export const isAndroidUnnamed = (ua: string): boolean => androidUnnamed.test(ua)
-
 export const isWearable = (ua: string): boolean => /Watch|SM-R/.test(ua) && wearableMarker.test(ua)
-
-export const isEmbedded = (ua: string): boolean => embeddedMarker.test(ua)
 
 export const isMobileOnly = (ua: string): boolean => mobileOnly.test(ua) && !/\bDesktop\b/.test(ua)
 

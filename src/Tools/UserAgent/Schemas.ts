@@ -12,13 +12,12 @@ export const MAX_USER_AGENT_LENGTH = 2048
 /** The most user agents one request parses (`userAgents`) or generates (`count`). */
 export const MAX_BATCH = 100
 
-const userAgentProblem = (s: string): string | undefined => {
-  if (s.trim().length === 0) return "must not be empty or only white space"
-  if (s.length > MAX_USER_AGENT_LENGTH && [...s].length > MAX_USER_AGENT_LENGTH) {
-    return `must be at most ${MAX_USER_AGENT_LENGTH} characters`
-  }
-  return undefined
-}
+const userAgentProblem = (s: string): string | undefined =>
+  s.trim().length === 0
+    ? "must not be empty or only white space"
+    : s.length > MAX_USER_AGENT_LENGTH && [...s].length > MAX_USER_AGENT_LENGTH
+      ? `must be at most ${MAX_USER_AGENT_LENGTH} characters`
+      : undefined
 
 const UserAgentString = Schema.String.annotate({
   description: "The User-Agent header to parse, at most 2048 characters",

@@ -45,10 +45,8 @@ export const toRatio = (text: string): Ratio => {
   return scale >= 0 ? { n: digits, d: 10n ** BigInt(scale) } : { n: digits * 10n ** BigInt(-scale), d: 1n }
 }
 
-/**
- * An amount's exact value, or what is wrong with it. Finite and positive are judged on the float a JSON parser reads
- * (`1e-400` is 0 there), the bound on the decimal as written (`1000000000.00000001` is over it).
- */
+// An amount's exact value, or what is wrong with it. Finite and positive are judged on the float a JSON parser reads
+// (`1e-400` is 0 there), the bound on the decimal as written (`1000000000.00000001` is over it).
 export const amountOf = (amount: Amount, max: number): Result.Result<Ratio, string> => {
   if (typeof amount === "number" && !Number.isFinite(amount)) return Result.fail("must be a finite number")
   const text = String(amount)

@@ -16,8 +16,8 @@
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
-import { type DeviceData, filingData, toJson } from "../src/Tools/UserAgent/device/Data.ts"
-import { branches, fileTexts, spread } from "./deviceData/PatternFiling.ts"
+import type { DeviceData } from "../src/Tools/UserAgent/device/Data.ts"
+import { branches, fileTexts, filingData, spread, toJson } from "./deviceData/PatternFiling.ts"
 import { checkPatternCosts, costLines } from "./devicePatternCost.ts"
 
 const outAt = process.argv.indexOf("--out")

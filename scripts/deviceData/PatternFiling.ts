@@ -2,6 +2,7 @@
  * The index as the generator makes it (scripts/deviceData.ts): patterns cut into alternatives, and each text a
  * pattern needs filed under the window of it that no common browser word contains and the fewest texts share.
  */
+import type { DeviceData, FilingData } from "../../src/Tools/UserAgent/device/Data.ts"
 import type { Filing } from "../../src/Tools/UserAgent/device/PatternIndex.ts"
 import { COMMON, gram, pair, requiredTexts } from "./PatternTexts.ts"
 
@@ -110,3 +111,18 @@ export const fileTexts = (sources: ReadonlyArray<string>): Filing => {
     always: Int32Array.from(always)
   }
 }
+
+/** A filing as the file holds it (device/Data.ts). */
+export const filingData = (filing: Filing): FilingData => ({
+  keys: [...filing.keys],
+  starts: [...filing.starts],
+  entries: [...filing.entries],
+  pieces: Buffer.from(filing.pieces).toString("latin1"),
+  ends: [...filing.ends],
+  offsets: [...filing.offsets],
+  always: [...filing.always]
+})
+
+/** All of ASCII, so a process holds the text at a byte a character. */
+export const toJson = (data: DeviceData): string =>
+  JSON.stringify(data).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)

@@ -50,10 +50,7 @@ export const hasClientHints = (
   headers: Readonly<Record<string, string>> | undefined
 ): headers is Record<string, string> => headers !== undefined && Object.keys(headers).some(isHint)
 
-/**
- * The hints by their lower-case names, so a client's other names ("__proto__") never become keys; a plain object,
- * since the library calls its `hasOwnProperty`.
- */
+/** The hints by lower-case name, so no other name ("__proto__") is a key; a plain object for the library. */
 export const clientHints = (headers: Readonly<Record<string, string>>): Record<string, string> | undefined => {
   let hints: Record<string, string> | undefined
   for (const [name, value] of Object.entries(headers)) {

@@ -12,21 +12,18 @@ export const MAX_USER_AGENT_LENGTH = 2048
 /** The most user agents one request parses (`userAgents`) or generates (`count`). */
 export const MAX_BATCH = 100
 
-const userAgentProblem = (s: string): string | undefined => {
-  if (s.trim().length === 0) return "must not be empty or only white space"
-  if (s.length > MAX_USER_AGENT_LENGTH && [...s].length > MAX_USER_AGENT_LENGTH) {
-    return `must be at most ${MAX_USER_AGENT_LENGTH} characters`
-  }
-  return undefined
-}
+const userAgentProblem = (s: string): string | undefined =>
+  s.trim().length === 0
+    ? "must not be empty or only white space"
+    : s.length > MAX_USER_AGENT_LENGTH && [...s].length > MAX_USER_AGENT_LENGTH
+      ? `must be at most ${MAX_USER_AGENT_LENGTH} characters`
+      : undefined
 
 const UserAgentString = Schema.String.annotate({
   description: "The User-Agent header to parse, at most 2048 characters",
   examples: [IPHONE_SAFARI]
 }).check(
-  Schema.makeFilter(userAgentProblem, {
-    toJsonSchema: () => ({ minLength: 1, maxLength: MAX_USER_AGENT_LENGTH })
-  })
+  Schema.makeFilter(userAgentProblem, { toJsonSchema: () => ({ minLength: 1, maxLength: MAX_USER_AGENT_LENGTH }) })
 )
 
 // The description sits on the key: on the literal it would stand in for the value in error messages.
@@ -96,15 +93,9 @@ export const UserAgentRequest = Schema.Union([ParseRequest, ParseBatchRequest, G
     '`operation` "parse" with a `userAgent`, or with `userAgents` (up to 100, `data` then an array in the same ' +
     'order); or "generate" (which ignores `userAgent`), one or `count` of them',
   examples: [
-    {
-      operation: "parse",
-      userAgent: WINDOWS_CHROME
-    },
+    { operation: "parse", userAgent: WINDOWS_CHROME },
     { operation: "generate", browser: "Firefox", os: "Linux" },
-    {
-      operation: "parse",
-      userAgents: [WINDOWS_CHROME, IPHONE_SAFARI]
-    },
+    { operation: "parse", userAgents: [WINDOWS_CHROME, IPHONE_SAFARI] },
     { operation: "generate", count: 3, deviceType: "Mobile", seed: 7 }
   ]
 })

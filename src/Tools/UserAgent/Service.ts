@@ -48,9 +48,6 @@ const check = (options: GenerateRequestOptions, count = 1): InvalidRequest | und
       ? invalid("seed", "seed must be an integer", "must be an integer")
       : checkCombination(options)
 
-const draw = (pools: Pools, options: GenerateRequestOptions, index: number) =>
-  options.seed === undefined ? generate(pools, options) : seeded(generate(pools, options), options.seed, index)
-
 export class UserAgents extends Context.Service<
   UserAgents,
   {
@@ -74,52 +71,38 @@ export class UserAgents extends Context.Service<
       const devices = yield* DeviceDatabase
 
       const cacheable = (headers?: Headers) => cache !== undefined && !hasClientHints(headers)
-      const cached = (userAgent: string, headers?: Headers): UserAgentInfo | undefined => {
-        const hit = cacheable(headers) ? cache?.get(userAgent) : undefined
-        if (hit !== undefined) countHit()
-        return hit
-      }
       const parseNow = (identify: Lookup, userAgent: string, headers?: Headers) => {
-        if (!cacheable(headers)) return safeParse(identify, userAgent, headers)
-        const info = safeParse(identify, userAgent)
-        cache?.set(userAgent, info)
-        countMiss()
+        const info = safeParse(identify, userAgent, headers)
+        if (cacheable(headers)) {
+          cache?.set(userAgent, info)
+          countMiss()
+        }
         return info
       }
       // No Effect.fn: a span costs more than a hit.
-      const parseUncached = (userAgent: string, headers?: Headers) =>
-        Effect.andThen(
-          slice,
-          Effect.map(devices.lookups, ({ identify }) => parseNow(identify, userAgent, headers))
-        )
       const parse = (userAgent: string, headers?: Headers): Effect.Effect<UserAgentInfo> =>
         Effect.suspend(() => {
-          const hit = cached(userAgent, headers)
-          return hit === undefined ? parseUncached(userAgent, headers) : Effect.succeed(hit)
-        })
-      const parseMany = (userAgents: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<UserAgentInfo>> =>
-        Effect.gen(function* () {
-          const answers: Array<UserAgentInfo> = []
-          for (const userAgent of userAgents) answers.push(cached(userAgent) ?? (yield* parseUncached(userAgent)))
-          return answers
+          const hit = cacheable(headers) ? cache?.get(userAgent) : undefined
+          if (hit !== undefined) countHit()
+          return hit !== undefined
+            ? Effect.succeed(hit)
+            : Effect.andThen(
+                slice,
+                Effect.map(devices.lookups, ({ identify }) => parseNow(identify, userAgent, headers))
+              )
         })
 
       // The data set's file is read by path: imported as a module, all of it would stay alive for good.
       const loadPools = Effect.gen(function* () {
         const text = yield* Effect.promise(() => readFile(String(trafficFile), "utf8"))
         const entries = yield* trafficEntries(text, slice)
-        const parseFresh = (ua: string) => Effect.map(devices.lookups, ({ identify }) => safeParse(identify, ua))
-        const parsed = yield* parseAll([...entries.map((entry) => entry.userAgent), ...fill], parseFresh, slice)
         const { identify } = yield* devices.lookups
+        const parseOne = (ua: string) => Effect.sync(() => safeParse(identify, ua))
+        const parsed = yield* parseAll([...entries.map((entry) => entry.userAgent), ...fill], parseOne, slice)
         return buildPools(entries, (ua) => parsed.get(ua) ?? safeParse(identify, ua))
       }).pipe(Effect.withSpan("UserAgents.loadPools"))
       const pools = yield* Effect.cached(loadPools)
 
-      const generateOne = Effect.fn("UserAgents.generate")(function* (options: GenerateRequestOptions) {
-        const wrong = check(options)
-        if (wrong !== undefined) return yield* wrong
-        return yield* draw(yield* pools, options, 0)
-      })
       const generateMany = Effect.fn("UserAgents.generateMany")(function* (
         options: GenerateRequestOptions,
         count: number,
@@ -129,11 +112,19 @@ export class UserAgents extends Context.Service<
         if (wrong !== undefined) return yield* wrong
         const loaded = yield* pools
         const items: Array<UserAgentInfo> = []
-        for (let index = from; index < from + count; index++) items.push(yield* draw(loaded, options, index))
+        for (let index = from; index < from + count; index++) {
+          const one = generate(loaded, options)
+          items.push(yield* options.seed === undefined ? one : seeded(one, options.seed, index))
+        }
         return items
       })
 
-      return UserAgents.of({ parse, parseMany, generate: generateOne, generateMany })
+      return UserAgents.of({
+        parse,
+        parseMany: (userAgents) => Effect.forEach(userAgents, (userAgent) => parse(userAgent)),
+        generate: (options) => Effect.map(generateMany(options, 1), (items) => items[0]!),
+        generateMany
+      })
     })
   ).pipe(Layer.provide(DeviceDatabase.layer), Layer.provide(Slicer.layer))
 }

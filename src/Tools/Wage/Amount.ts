@@ -1,12 +1,10 @@
 /** A wage amount: its bounds, and its exact value from the decimal as written, so no float error moves a cent. */
 import { Result } from "effect"
 
-export const HOURS_PER_DAY = 8
-export const DAYS_PER_WEEK = 5
-export const WEEKS_PER_YEAR = 52
-export const HOURS_PER_YEAR = HOURS_PER_DAY * DAYS_PER_WEEK * WEEKS_PER_YEAR
+/** The working time every estimate assumes; hoursPerYear is the other three's product. */
+export const assumptions = { hoursPerDay: 8, daysPerWeek: 5, weeksPerYear: 52, hoursPerYear: 2080 } as const
 export const MAX_HOURLY_WAGE = 1_000_000_000
-export const MAX_ANNUAL_SALARY = MAX_HOURLY_WAGE * HOURS_PER_YEAR
+export const MAX_ANNUAL_SALARY = MAX_HOURLY_WAGE * assumptions.hoursPerYear
 
 export const FIELDS = {
   hourlyWage: {
@@ -47,10 +45,8 @@ export const toRatio = (text: string): Ratio => {
   return scale >= 0 ? { n: digits, d: 10n ** BigInt(scale) } : { n: digits * 10n ** BigInt(-scale), d: 1n }
 }
 
-/**
- * An amount's exact value, or what is wrong with it. Finite and positive are judged on the float a JSON parser reads
- * (`1e-400` is 0 there), the bound on the decimal as written (`1000000000.00000001` is over it).
- */
+// An amount's exact value, or what is wrong with it. Finite and positive are judged on the float a JSON parser reads
+// (`1e-400` is 0 there), the bound on the decimal as written (`1000000000.00000001` is over it).
 export const amountOf = (amount: Amount, max: number): Result.Result<Ratio, string> => {
   if (typeof amount === "number" && !Number.isFinite(amount)) return Result.fail("must be a finite number")
   const text = String(amount)

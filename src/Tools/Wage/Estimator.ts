@@ -1,21 +1,14 @@
 /** The six estimates from the exact hourly rate, each rounded to cents once, half away from zero. */
 import { Context, Effect, Layer, Result } from "effect"
 import { InvalidValue } from "../../Errors.ts"
-import {
-  type Amount,
-  amountOf,
-  type Field,
-  FIELDS,
-  HOURS_PER_DAY,
-  DAYS_PER_WEEK,
-  HOURS_PER_YEAR,
-  type Ratio
-} from "./Amount.ts"
+import { type Amount, amountOf, assumptions, type Field, FIELDS, type Ratio } from "./Amount.ts"
 import type { Estimates } from "./Schemas.ts"
 
 export type WageInput =
   | { readonly hourlyWage: Amount; readonly annualSalary?: never }
   | { readonly annualSalary: Amount; readonly hourlyWage?: never }
+
+const { hoursPerDay, daysPerWeek, hoursPerYear } = assumptions
 
 const times = ({ d, n }: Ratio, numerator: number, denominator = 1): Ratio => ({
   n: n * BigInt(numerator),
@@ -30,7 +23,7 @@ const hourlyRate = (input: WageInput): Result.Result<Ratio, InvalidValue> => {
   return Result.mapBoth(amountOf(amount, FIELDS[field].max), {
     onFailure: (problem) =>
       new InvalidValue({ message: `${field} ${problem}`, details: [{ path: field, message: problem }] }),
-    onSuccess: (rate) => (field === "hourlyWage" ? rate : times(rate, 1, HOURS_PER_YEAR))
+    onSuccess: (rate) => (field === "hourlyWage" ? rate : times(rate, 1, hoursPerYear))
   })
 }
 
@@ -38,11 +31,11 @@ const hourlyRate = (input: WageInput): Result.Result<Ratio, InvalidValue> => {
 export const estimate = (input: WageInput): Result.Result<Estimates, InvalidValue> =>
   Result.map(hourlyRate(input), (hourly) => ({
     hourly: roundToCents(hourly),
-    daily: roundToCents(times(hourly, HOURS_PER_DAY)),
-    weekly: roundToCents(times(hourly, HOURS_PER_DAY * DAYS_PER_WEEK)),
-    biweekly: roundToCents(times(hourly, HOURS_PER_DAY * DAYS_PER_WEEK * 2)),
-    monthly: roundToCents(times(hourly, HOURS_PER_YEAR, 12)),
-    annual: roundToCents(times(hourly, HOURS_PER_YEAR))
+    daily: roundToCents(times(hourly, hoursPerDay)),
+    weekly: roundToCents(times(hourly, hoursPerDay * daysPerWeek)),
+    biweekly: roundToCents(times(hourly, hoursPerDay * daysPerWeek * 2)),
+    monthly: roundToCents(times(hourly, hoursPerYear, 12)),
+    annual: roundToCents(times(hourly, hoursPerYear))
   }))
 
 export class Estimator extends Context.Service<

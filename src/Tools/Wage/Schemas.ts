@@ -1,11 +1,11 @@
 /** The wage estimator's request and response. */
 import { Effect, Result, Schema, SchemaGetter, SchemaIssue, SchemaTransformation } from "effect"
-import { amountOf, DAYS_PER_WEEK, type Field, FIELDS, HOURS_PER_DAY, HOURS_PER_YEAR, WEEKS_PER_YEAR } from "./Amount.ts"
+import { amountOf, assumptions, type Field, FIELDS } from "./Amount.ts"
 
-/**
- * To a typed client a number, refused before it is sent if not allowed; from the wire any value (`Unknown` would refuse
- * 1e400), for the estimator to judge from its text: a 422, not a 400.
- */
+export { assumptions }
+
+// To a typed client a number, refused before it is sent if not allowed; from the wire any value (`Unknown` would
+// refuse 1e400), for the estimator to judge from its text: a 422, not a 400.
 const amount = (field: Field) => {
   const { description, example, max } = FIELDS[field]
   const documented = Schema.makeFilter(() => true, {
@@ -64,18 +64,11 @@ export const Estimates = Schema.Struct({
 export type Estimates = typeof Estimates.Type
 
 export const Assumptions = Schema.Struct({
-  hoursPerDay: Schema.Literal(HOURS_PER_DAY),
-  daysPerWeek: Schema.Literal(DAYS_PER_WEEK),
-  weeksPerYear: Schema.Literal(WEEKS_PER_YEAR),
-  hoursPerYear: Schema.Literal(HOURS_PER_YEAR)
+  hoursPerDay: Schema.Literal(assumptions.hoursPerDay),
+  daysPerWeek: Schema.Literal(assumptions.daysPerWeek),
+  weeksPerYear: Schema.Literal(assumptions.weeksPerYear),
+  hoursPerYear: Schema.Literal(assumptions.hoursPerYear)
 }).annotate({ identifier: "Assumptions" })
-
-export const assumptions: typeof Assumptions.Type = {
-  hoursPerDay: HOURS_PER_DAY,
-  daysPerWeek: DAYS_PER_WEEK,
-  weeksPerYear: WEEKS_PER_YEAR,
-  hoursPerYear: HOURS_PER_YEAR
-}
 
 export const WageResponse = Schema.Struct({
   success: Schema.Literal(true),

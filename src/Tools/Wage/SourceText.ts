@@ -23,10 +23,8 @@ export const sourceText = (body: string, field: Field): string | undefined => {
 
 const NUMBER_AFTER_KEY = /\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)\s*[,}]/y
 
-/**
- * `sourceText` without a second parse, for a body known to hold `field` at the top: in a text without an escape
- * where the key's text occurs once, that occurrence is the top-level key, and a number after it is its text.
- */
+// `sourceText` without a second parse, for a body known to hold `field` at the top: in a text without an escape
+// where the key's text occurs once, that occurrence is the top-level key, and a number after it is its text.
 const sourceTextOnce = (body: string, field: Field): string | undefined => {
   if (body.includes("\\")) return undefined
   const key = `"${field}"`

@@ -13,7 +13,7 @@ import { Result, Schema } from "effect"
 import * as fc from "fast-check"
 import type { InvalidValue } from "../../../src/Errors.ts"
 import { fromSchemaIssue } from "../../../src/Http/SchemaErrors.ts"
-import { HOURS_PER_YEAR, MAX_ANNUAL_SALARY, MAX_HOURLY_WAGE, toRatio } from "../../../src/Tools/Wage/Amount.ts"
+import { MAX_ANNUAL_SALARY, MAX_HOURLY_WAGE, toRatio } from "../../../src/Tools/Wage/Amount.ts"
 import { estimate as estimateResult, type WageInput } from "../../../src/Tools/Wage/Estimator.ts"
 import { assumptions, type Estimates, WageRequest } from "../../../src/Tools/Wage/Schemas.ts"
 import { inputOf, sourceText } from "../../../src/Tools/Wage/SourceText.ts"
@@ -184,7 +184,8 @@ describe("estimate: the contract's numbers", () => {
 
   test("the assumptions are the contract's", () => {
     expect(assumptions).toEqual({ hoursPerDay: 8, daysPerWeek: 5, weeksPerYear: 52, hoursPerYear: 2080 })
-    expect(HOURS_PER_YEAR).toBe(2080)
+    const { hoursPerDay, daysPerWeek, weeksPerYear, hoursPerYear } = assumptions
+    expect<number>(hoursPerYear).toBe(hoursPerDay * daysPerWeek * weeksPerYear)
     expect(MAX_HOURLY_WAGE).toBe(1_000_000_000)
     expect(MAX_ANNUAL_SALARY).toBe(2_080_000_000_000)
   })

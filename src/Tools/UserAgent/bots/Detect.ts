@@ -18,26 +18,10 @@ export interface Bot {
 export const notBotPatterns: ReadonlyArray<string> = ["firephp", "chromeframe", "sogou"]
 
 // isbot's patterns that judge by shape or a word ("radar") flag phones ("HTC Radar"): only without a browser's shape
-export const shapePatterns: ReadonlyArray<string> = [
-  "\\b\\w+/1\\.0;",
-  "java(?!;)",
-  "^[\\w \\.\\-\\(?:\\):%]+(?:/v?\\d+(?:\\.\\d+)?(?:\\.\\d{1,10})*?)?(?:,|$)",
-  "discovery",
-  "\\(\\)",
-  "\\|",
-  "radar",
-  "tools",
-  "^[<\\(;]",
-  "^[^ ]{50,}$",
-  "proxy",
-  ";\\s\\w+;$",
-  "parser",
-  "@[a-z][\\w-]+\\.",
-  "^\\d+\\b",
-  "24x7",
-  "optimize",
-  "virtuoso"
-]
+export const shapePatterns: ReadonlyArray<string> =
+  String.raw`\b\w+/1\.0;, java(?!;), discovery, \(\), \|, radar, tools,
+  ^[<\(;], ^[^ ]{50,}$, proxy, ;\s\w+;$, parser, @[a-z][\w-]+\., ^\d+\b, 24x7, optimize, virtuoso,
+  ^[\w \.\-\(?:\):%]+(?:/v?\d+(?:\.\d+)?(?:\.\d{1,10})*?)?(?:,|$)`.split(/,\s+/)
 const patterns = list.filter((p) => !notBotPatterns.includes(p))
 const botPattern = new RegExp(patterns.join("|"), "i")
 const namePattern = new RegExp(patterns.filter((p) => !shapePatterns.includes(p)).join("|"), "i")

@@ -28,10 +28,8 @@ const withoutBrand = (code: string, brand: string): string => {
   return /^[\s_/-]+[A-Za-z0-9]|^[A-Z0-9]/.test(rest) ? rest.replace(/^[\s_/-]+/, "") : code
 }
 
-/**
- * The library's model where it names the matched code or a longer form of it ("SM-G900P" for "SM-G900"); the code
- * where the library cut it short or named another; the library's where the match is no model code ("CrKey").
- */
+// The library's model where it names the matched code or a longer form of it ("SM-G900P" for "SM-G900"); the code
+// where the library cut it short or named another; the library's where the match is no model code ("CrKey").
 const modelOf = (ua: string, library: string, identity: DeviceIdentity | undefined): string => {
   if (identity === undefined || identity.code === "") return library
   // most often the library read the very code the database matched

@@ -1,7 +1,7 @@
 /** What the lookups read, built from the generated data a step at a time, each step after the service's pause point. */
 import { Effect } from "effect"
 import { devicePattern } from "./Patterns.ts"
-import { type Filing, makePatternIndex, type PatternIndex } from "./PatternIndex.ts"
+import { type Filing, makePatternIndex } from "./PatternIndex.ts"
 import { type DeviceData, filingOf } from "./Data.ts"
 
 export interface Brand {
@@ -12,18 +12,7 @@ export interface Brand {
   readonly n: number
 }
 
-export interface Database {
-  readonly gates: ReadonlyArray<RegExp>
-  readonly brands: ReadonlyArray<Brand>
-  readonly index: PatternIndex<number>
-  readonly brandOf: Int32Array
-  /** indexed on the brand's first string */
-  readonly models: (brand: Brand) => PatternIndex<number> | null
-  readonly templates: ReadonlyArray<string | null>
-  readonly vendors: ReadonlyArray<string | null>
-  /** its alternatives joined, for a template that reads the whole pattern's groups */
-  readonly regex: (brand: Brand) => string
-}
+export type Database = Effect.Success<ReturnType<typeof build>>
 
 // Made outside `build`, so that what they keep is what they read, never the parsed file
 const memo = <A>(make: (brand: Brand) => A) => {
@@ -39,16 +28,13 @@ const modelsOf = (starts: ReadonlyArray<number>, patterns: ReadonlyArray<string>
   memo(({ n }) => {
     const [from, to] = [starts[n]!, starts[n + 1]!]
     if (from === to) return null
-    return makePatternIndex(
-      Array.from({ length: to - from }, (_, i) => from + i),
-      sourceOf(patterns),
-      filings.get(n)
-    )
+    const models = Array.from({ length: to - from }, (_, i) => from + i)
+    return makePatternIndex(models, sourceOf(patterns), filings.get(n))
   })
 const regexOf = (sources: ReadonlyArray<string>, brandOf: Int32Array) =>
   memo((brand) => sources.filter((_, b) => brandOf[b] === brand.n).join("|"))
 
-export const build = (data: DeviceData, pause: Effect.Effect<void>): Effect.Effect<Database> =>
+export const build = (data: DeviceData, pause: Effect.Effect<void>) =>
   Effect.gen(function* () {
     const { names, gates, templates } = data.brands
     const brands = names.map((name, n): Brand => ({ name, gate: gates[n]!, model: templates[n] ?? null, n }))
@@ -57,11 +43,7 @@ export const build = (data: DeviceData, pause: Effect.Effect<void>): Effect.Effe
     yield* pause
     const filing = filingOf(data.filing)
     yield* pause
-    const index = makePatternIndex(
-      Array.from(sources, (_, b) => b),
-      sourceOf(sources),
-      filing
-    )
+    const index = makePatternIndex([...sources.keys()], sourceOf(sources), filing)
     const filings = new Map<number, Filing>()
     const { brands: filed, filings: modelFilings } = data.modelFilings
     for (let f = 0; f < filed.length; f++) {
@@ -74,9 +56,11 @@ export const build = (data: DeviceData, pause: Effect.Effect<void>): Effect.Effe
       brands,
       index,
       brandOf,
+      /** each brand's models, indexed on the brand's first string */
       models: modelsOf(starts, patterns, filings),
       templates: data.models.templates,
       vendors: data.models.brands,
+      /** a brand's alternatives joined, for a template that reads the whole pattern's groups */
       regex: regexOf(sources, brandOf)
     }
   })

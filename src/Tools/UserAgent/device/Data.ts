@@ -19,7 +19,7 @@ const FilingData = Schema.Struct({
   offsets: Numbers,
   always: Numbers
 })
-type FilingData = typeof FilingData.Type
+export type FilingData = typeof FilingData.Type
 
 export const DeviceData = Schema.Struct({
   source: Schema.String,
@@ -35,16 +35,6 @@ export const DeviceData = Schema.Struct({
 })
 export type DeviceData = typeof DeviceData.Type
 
-export const filingData = (filing: Filing): FilingData => ({
-  keys: [...filing.keys],
-  starts: [...filing.starts],
-  entries: [...filing.entries],
-  pieces: Buffer.from(filing.pieces).toString("latin1"),
-  ends: [...filing.ends],
-  offsets: [...filing.offsets],
-  always: [...filing.always]
-})
-
 export const filingOf = (data: FilingData): Filing => ({
   keys: Int32Array.from(data.keys),
   starts: Int32Array.from(data.starts),
@@ -54,7 +44,3 @@ export const filingOf = (data: FilingData): Filing => ({
   offsets: Uint8Array.from(data.offsets),
   always: Int32Array.from(data.always)
 })
-
-/** All of ASCII, so a process holds the text at a byte a character. */
-export const toJson = (data: DeviceData): string =>
-  JSON.stringify(data).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)

@@ -19,9 +19,6 @@ export interface Lookups {
   readonly scan: Lookup
 }
 
-// the brands the contract names otherwise (the brand that sells a BlackBerry is BlackBerry)
-const brandNames: Readonly<Record<string, string>> = { RIM: "BlackBerry" }
-
 interface Search {
   readonly model: (models: PatternIndex<number>, ua: string, lower: string) => Found<number>
   readonly brand: (ua: string, lower: string, open: (brand: Brand) => boolean) => Found<Brand>
@@ -48,7 +45,8 @@ const identify = (text: string, db: Database, search: Search): DeviceIdentity | 
   // Matomo's rule: an iPhone or iPad named in an Android string is a fake
   if (vendor === "Apple" && /android /i.test(ua)) return undefined
   if (vendor === "Unknown" || vendor === "") return undefined
-  return { brand: brandNames[vendor] ?? vendor, name, code }
+  // the brand that sells a BlackBerry is BlackBerry
+  return { brand: vendor === "RIM" ? "BlackBerry" : vendor, name, code }
 }
 
 export const lookups = (db: Database): Lookups => {

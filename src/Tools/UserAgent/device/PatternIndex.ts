@@ -37,12 +37,15 @@ export const makePatternIndex = <A>(
   source: (entry: A) => string,
   filing?: Filing
 ): PatternIndex<A> => {
+  const tryEntry = (n: number, text: string, compile: Compile, accept?: (entry: A) => boolean): Found<A> => {
+    const entry = entries[n]!
+    const match = accept === undefined || accept(entry) ? compile(source(entry)).exec(text) : null
+    return match === null ? undefined : { entry, match }
+  }
   const scan: PatternIndex<A>["scan"] = (text, compile, accept) => {
     for (let n = 0; n < entries.length; n++) {
-      const entry = entries[n]!
-      if (accept !== undefined && !accept(entry)) continue
-      const match = compile(source(entry)).exec(text)
-      if (match !== null) return { entry, match }
+      const found = tryEntry(n, text, compile, accept)
+      if (found !== undefined) return found
     }
     return undefined
   }
@@ -95,12 +98,8 @@ export const makePatternIndex = <A>(
       // in list order, each once
       candidates.sort((a, b) => a - b)
       for (let c = 0; c < candidates.length; c++) {
-        const n = candidates[c]!
-        if (n === candidates[c - 1]) continue
-        const entry = entries[n]!
-        if (accept !== undefined && !accept(entry)) continue
-        const match = compile(source(entry)).exec(text)
-        if (match !== null) return { entry, match }
+        const found = candidates[c] === candidates[c - 1] ? undefined : tryEntry(candidates[c]!, text, compile, accept)
+        if (found !== undefined) return found
       }
       return undefined
     },

@@ -54,10 +54,8 @@ const sumBy = (candidates: ReadonlyArray<Candidate>): Map<string, number> => {
   return sums
 }
 
-/**
- * Each distinct string parsed once, without bots and versions not current, and fill strings for thin combinations.
- * The dropped versions' weight goes to the current strings of their browser, OS and device type: the mix stays.
- */
+// Each distinct string parsed once, without bots and versions not current, and fill strings for thin combinations.
+// The dropped versions' weight goes to the current strings of their browser, OS and device type: the mix stays.
 export const buildPools = (traffic: Iterable<TrafficEntry>, parse: (ua: string) => UserAgentInfo): Pools => {
   const weights = new Map<string, number>()
   for (const { userAgent, weight } of traffic) weights.set(userAgent, (weights.get(userAgent) ?? 0) + weight)

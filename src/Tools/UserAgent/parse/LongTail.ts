@@ -2,15 +2,12 @@
 
 // feature-phone platforms (WAP, J2ME, BREW...) and makers: no smartphone or desktop browser sends these
 const featurePhone = new RegExp(
-  "\\b(" +
-    "MIDP|CLDC|J2ME|UP\\.Browser|UP\\.Link|WAP|MAUI|Obigo|Teleca|BREW|REX|MRE|Mocor|NetFront|Opera Mini|UCWEB|" +
+  "\\b(MIDP|CLDC|J2ME|UP\\.Browser|UP\\.Link|WAP|MAUI|Obigo|Teleca|BREW|REX|MRE|Mocor|NetFront|Opera Mini|UCWEB|" +
     "jig browser|DoCoMo|KDDI|SoftBank|Vodafone|SonyEricsson|Nokia|Series ?[346]0|S40|Symbian|SymbOS|BlackBerry|" +
     "BB10|Bada|KaiOS|Polaris|Dolfin|PalmOS|PalmSource|Windows CE|IEMobile|Opera Mobi|Smartphone|Profile\\/MIDP|" +
-    "MMP\\/|Tizen|Maemo|MeeGo|Sailfish|Firefox OS" +
-    ")\\b|^(" +
-    "SAMSUNG|SEC|Sagem|SIE|MOT|LG|LGE|Alcatel|ZTE|Huawei|Lenovo|Fly|Karbonn|Micromax|Philips|Panasonic|Sharp|Sanyo|" +
-    "Sendo|NEC|Haier|Spice|Lava|Itel|Tecno|QMobile|Cricket|AIRNESS|Amoi|BenQ|Vertu" +
-    ")[-_ ]?[A-Z0-9]",
+    "MMP\\/|Tizen|Maemo|MeeGo|Sailfish|Firefox OS)\\b|" +
+    "^(SAMSUNG|SEC|Sagem|SIE|MOT|LG|LGE|Alcatel|ZTE|Huawei|Lenovo|Fly|Karbonn|Micromax|Philips|Panasonic|Sharp|" +
+    "Sanyo|Sendo|NEC|Haier|Spice|Lava|Itel|Tecno|QMobile|Cricket|AIRNESS|Amoi|BenQ|Vertu)[-_ ]?[A-Z0-9]",
   "i"
 )
 
@@ -18,19 +15,16 @@ const featurePhone = new RegExp(
 const mobileOnly = /\b(Opera Mini|UCWEB|J2ME|Profile\/MIDP|Configuration\/CLDC)\b/
 
 // speakers (Sonos "ZP", Echo "AEO"), Android cameras, Samsung's Family Hub fridge, car head units
-const embeddedMarker = new RegExp(
+export const embeddedMarker = new RegExp(
   "\\bSonos\\/[\\d.-]+ \\(ZP|\\b(QtCarBrowser|CarPad|KZCAR|Family ?Hub|COOLPIX)\\b|" +
     "\\b(?:SAMSUNG )?EK-G[CN]\\d|\\bDMC-CM\\d|; AEO[A-Z]{2}[;) ]"
 )
 
 const tvMarker = new RegExp(
-  "\\b(" +
-    "TV|ATV|wv-atv|Android ?TV|Google ?TV|SmartTV|Smart-?TV|SMART_TV|HbbTV|NetCast|BRAVIA|AFT[A-Z0-9]+|Roku|" +
+  "\\b(TV|ATV|wv-atv|Android ?TV|Google ?TV|SmartTV|Smart-?TV|SMART_TV|HbbTV|NetCast|BRAVIA|AFT[A-Z0-9]+|Roku|" +
     "BrightSign|CrKey|HiSTB\\w*|Nexus Player|Chromecast|MiBOX|MiTV|AQUOS-TV\\w*|Web0S|webOS\\.TV|VIDAA|Opera TV|" +
     "OMI\\/|Espial|Hybridcast|InettvBrowser|DTV|IPTV|STB|TVBox|Freebox|Viera|REGZA|PhilipsTV|Maple|SmartHub|DirectFB|" +
-    "Kylo|PlayStation Vue|" +
-    "Apple ?TV|AppleTV|tvOS|NETTV|CE-HTML|TiVo|TiviMate|Linux (?:mips|sh4)" +
-    ")\\b",
+    "Kylo|PlayStation Vue|Apple ?TV|AppleTV|tvOS|NETTV|CE-HTML|TiVo|TiviMate|Linux (?:mips|sh4))\\b",
   "i"
 )
 
@@ -124,14 +118,10 @@ export const puffinPlatform = (ua: string): { os: string; type: LongTailType | u
 }
 
 // Android without the word ("Adr 4.2.2", Dalvik, "Andr0id"); a "Build/" up to the next "(Linux;" only, one pass
-const androidUnnamed =
+export const androidUnnamed =
   /\bAdr \d|^Amazon;AFT[A-Z0-9]+;|\bDalvik\/|\(Linux;(?:[^()]|\((?!Linux;))*\bBuild\/|\bAndr0id\b|\bdiordnA\b|^JUC \(Linux; U; \d/
 
-export const isAndroidUnnamed = (ua: string): boolean => androidUnnamed.test(ua)
-
 export const isWearable = (ua: string): boolean => /Watch|SM-R/.test(ua) && wearableMarker.test(ua)
-
-export const isEmbedded = (ua: string): boolean => embeddedMarker.test(ua)
 
 export const isMobileOnly = (ua: string): boolean => mobileOnly.test(ua) && !/\bDesktop\b/.test(ua)
 

@@ -7,15 +7,18 @@ export const UNKNOWN = "Unknown"
 export const known = (value: string | undefined): string =>
   typeof value !== "string" || value.trim() === "" ? UNKNOWN : value
 
-// a Map: a plain object would answer "constructor" from Object.prototype
-const browserFamilies: ReadonlyMap<string, string> = new Map(
-  Object.entries({
-    Chrome: ["chrome", "mobile chrome", "chrome webview", "chrome headless", "chromium"],
-    Firefox: ["firefox", "mobile firefox", "firefox focus"],
-    Safari: ["safari", "mobile safari"],
-    IE: ["ie", "iemobile"]
-  }).flatMap(([family, names]) => names.map((name): [string, string] => [name, family]))
-)
+// each family's names, "|" between them; a Map: a plain object would answer "constructor" from Object.prototype
+const familyOf = (families: Record<string, string>): ReadonlyMap<string, string> =>
+  new Map(
+    Object.entries(families).flatMap(([family, names]) => names.split("|").map((name) => [name, family] as const))
+  )
+
+const browserFamilies = familyOf({
+  Chrome: "chrome|mobile chrome|chrome webview|chrome headless|chromium",
+  Firefox: "firefox|mobile firefox|firefox focus",
+  Safari: "safari|mobile safari",
+  IE: "ie|iemobile"
+})
 
 /** The contract's browser family, or the parser's own name for anything outside the families. */
 export const browserFamily = (name: string | undefined): string => {
@@ -25,24 +28,20 @@ export const browserFamily = (name: string | undefined): string => {
   return browserFamilies.get(lower) ?? raw
 }
 
-// distributions ua-parser-js names; others it reports as "Linux" already
-const linuxDistributions = new RegExp(
-  "^(arch|centos|debian|deepin|elementary os|fedora|gentoo|ghostbsd-linux|gnu|joli|knoppix|kubuntu|linpus|linspire|" +
+const osFamilies = familyOf({
+  Windows: "windows|windows rt",
+  macOS: "macos|mac os",
+  iOS: "ios|ipados",
+  Android: "android|android-x86|chromecast android",
+  // distributions ua-parser-js names; others it reports as "Linux" already
+  Linux:
+    "arch|centos|debian|deepin|elementary os|fedora|gentoo|ghostbsd-linux|gnu|joli|knoppix|kubuntu|linpus|linspire|" +
     "linux|mageia|mandriva|manjaro|mint|pclinuxos|raspbian|redhat|red hat|sabayon|slackware|suse|ubuntu|vectorlinux|" +
-    "xubuntu|zenwalk)$"
-)
+    "xubuntu|zenwalk"
+})
 
 /** The contract's OS family, or the parser's own name ("Chrome OS", "HarmonyOS", ...). */
-export const osFamily = (name: string | undefined): string => {
-  const raw = known(name)
-  const lower = raw.toLowerCase()
-  if (lower === "windows" || lower === "windows rt") return "Windows"
-  if (lower === "macos" || lower === "mac os") return "macOS"
-  if (lower === "ios" || lower === "ipados") return "iOS"
-  if (lower === "android" || lower === "android-x86" || lower === "chromecast android") return "Android"
-  if (linuxDistributions.test(lower)) return "Linux"
-  return raw
-}
+export const osFamily = (name: string | undefined): string => osFamilies.get(known(name).toLowerCase()) ?? known(name)
 
 /** ua-parser-js's device types ("smarttv"), as the API names them ("SmartTV"). */
 export const deviceTypes: ReadonlyMap<string, DeviceType> = new Map(

@@ -28,31 +28,25 @@ const withoutBotComment = (ua: string): string => {
   return (ua.slice(0, open) + ua.slice(close + 1)).trim()
 }
 
-// Matomo's rule: a device that runs iOS or macOS is Apple's
-const vendorOf = (vendor: string | undefined, os: string, rules: boolean): string =>
-  rules && known(vendor) === "Unknown" && (os === "iOS" || os === "macOS") ? "Apple" : known(vendor)
-
 export const normalise = (ua: string, result: ParserResult, options: NormaliseOptions = {}): UserAgentInfo => {
   const bot = detectBot(ua)
-  const fields = options.rules === false ? result : refine(ua, result, bot, options.mobileHint)
+  const rules = options.rules !== false
+  const fields = rules ? refine(ua, result, bot, options.mobileHint) : result
   const os = osFamily(fields.os.name)
   const type = deviceType(fields.device.type, os, bot.isBot)
   // the database holds phones, tablets, TVs and the like: no Windows or Mac desktop, no bot that names no device
   const desktop = type === "Desktop" && (os === "Windows" || os === "macOS")
-  const looked = options.rules !== false && !desktop && (!bot.isBot || (type !== "Unknown" && type !== "Desktop"))
+  const looked = rules && !desktop && (!bot.isBot || (type !== "Unknown" && type !== "Desktop"))
   const text = options.deviceText ?? ua
   const deviceText = looked && bot.isBot ? withoutBotComment(text) : text
   const identity = looked ? options.devices?.(deviceText) : undefined
-  const vendor = vendorOf(fields.device.vendor, os, options.rules !== false)
-  const device =
-    options.rules === false
-      ? { vendor, model: known(fields.device.model), name: UNKNOWN }
-      : deviceAnswer(
-          deviceText,
-          { vendor, model: fields.device.model },
-          identity,
-          bot.isBot && !looked ? undefined : type
-        )
+  // Matomo's rule: a device that runs iOS or macOS is Apple's
+  const apple = rules && known(fields.device.vendor) === UNKNOWN && (os === "iOS" || os === "macOS")
+  const vendor = apple ? "Apple" : known(fields.device.vendor)
+  const clueType = bot.isBot && !looked ? undefined : type
+  const device = rules
+    ? deviceAnswer(deviceText, { vendor, model: fields.device.model }, identity, clueType)
+    : { vendor, model: known(fields.device.model), name: UNKNOWN }
   return {
     userAgent: ua,
     browser: { name: browserFamily(fields.browser.name), version: known(fields.browser.version) },
@@ -87,10 +81,6 @@ export const parseUserAgent = (
   const model = hints["sec-ch-ua-model"]?.trim().replace(/^"|"$/g, "")
   // a function, so that `$&` in a model is not a replacement pattern
   const deviceText = model ? text.replace(/; K\)/, () => `; ${model})`) : text
-  const info = normalise(text, isResult(refined) ? refined : result, {
-    ...options,
-    ...(mobileHint ? { mobileHint } : {}),
-    deviceText
-  })
+  const info = normalise(text, isResult(refined) ? refined : result, { ...options, mobileHint, deviceText })
   return { ...info, userAgent: ua }
 }

@@ -2,7 +2,7 @@
 import type { Bot } from "../bots/Detect.ts"
 import { isBrowserFamily } from "../Families.ts"
 import { type DeviceFields, refineDevice } from "./DeviceClass.ts"
-import { isAndroidUnnamed, puffinPlatform } from "./LongTail.ts"
+import { androidUnnamed, puffinPlatform } from "./LongTail.ts"
 import { browserFamily, osFamily, UNKNOWN } from "./Names.ts"
 import * as tokens from "./Tokens.ts"
 
@@ -18,22 +18,17 @@ export interface ParserResult {
 export const decodeSpaces = (ua: string): string =>
   !ua.includes(" ") && /\+\(|\)\+/.test(ua) ? ua.replaceAll("+", " ") : tokens.restoreSpaces(ua)
 
-/**
- * The string as ua-parser-js reads it: at most 40 word characters and spaces after "archos", where the library's
- * Archos pattern backtracks in three nested runs (scripts/README.md); Archos's own strings carry far shorter ones.
- */
+// at most 40 word characters and spaces after "archos", over which the library's Archos pattern backtracks in three
+// nested runs (scripts/README.md); Archos's own strings carry far shorter ones
 export const forLibrary = (ua: string): string => ua.replace(/archos[\w ]{41,}/gi, (run) => run.slice(0, 46))
-
-const appleOses = new Set(["iOS", "macOS"])
 
 const leadingFamily = /^(Safari|Chrome|Firefox|MobileSafari)\/?(\d[\d.]*)/
 const leadingProduct = /^([A-Za-z][\w .!'&+-]{0,38}?)[ /]v?(\d[\w.]*)/
 
-const refineBrowser = (ua: string, fields: ParserResult, bot: Bot): ParserResult["browser"] => {
+const refineBrowser = (ua: string, library: ParserResult["browser"], os: string, bot: Bot): ParserResult["browser"] => {
   // a crawler that borrows a browser's string is the crawler; headless browsers stay the browser they are
   if (bot.isBot && bot.category !== "headless") return { name: bot.name, version: bot.version }
-  const os = osFamily(fields.os.name)
-  let browser = fields.browser
+  let browser = library
   // Android 4.4's WebView said "Version/4.0 Chrome/30.0.0.0" before "; wv"; stock browsers give a real Chrome build
   if (browser.name === "Android Browser" && /\bVersion\/4\.0 Chrome\/\d|\bChrome\/\d+\.0\.0\.0\b|; wv\)/.test(ua)) {
     browser = { name: "Chrome WebView", version: /\bChrome\/([\d.]+)/.exec(ua)?.[1] }
@@ -70,7 +65,7 @@ const refineBrowser = (ua: string, fields: ParserResult, bot: Bot): ParserResult
     // "AppleWebKit/537.8+" is a WebKit nightly, except the first iPhone's "AppleWebKit/420+"
     if (/AppleWebKit\/[\d.]+\+/.test(ua) && os !== "iOS") return { name: "WebKit Nightly", version: undefined }
     // WebKit browsers of BlackBerry, Symbian, webOS and the like end in "Safari/..." without being Safari
-    if (!appleOses.has(os) && os !== "Windows") return { name: "WebKit", version: undefined }
+    if (os !== "iOS" && os !== "macOS" && os !== "Windows") return { name: "WebKit", version: undefined }
   }
   return browser
 }
@@ -102,8 +97,7 @@ const osByName: ReadonlyArray<readonly [RegExp, string]> = [
 
 const earlyIos = /\((?:iPhone|iPad|iPod)\b|\bCPU (?:iPhone )?(?:OS \S+ )?like Mac OS X/
 
-const refineOs = (ua: string, fields: ParserResult): ParserResult["os"] => {
-  const { os } = fields
+const refineOs = (ua: string, os: ParserResult["os"]): ParserResult["os"] => {
   const family = osFamily(os.name)
   const darwin = macDarwin(ua)
   if (darwin !== undefined) return { name: "macOS", version: darwinToMacOs(Number(darwin)) }
@@ -129,7 +123,7 @@ const refineOs = (ua: string, fields: ParserResult): ParserResult["os"] => {
   }
   // the library reads Opera Mini's Java edition as the iOS one; a J2ME phone runs Java ME
   if (family === "iOS" && /\bJ2ME\//.test(ua) && !/\b(iPhone|iPad|iPod)/.test(ua)) return { name: "Java ME" }
-  if ((family === UNKNOWN || family === "Linux") && isAndroidUnnamed(ua)) {
+  if ((family === UNKNOWN || family === "Linux") && androidUnnamed.test(ua)) {
     return { name: "Android", version: /\b(?:Adr|Android|Andr0id|diordnA|U;) (\d[\d.]*)/.exec(ua)?.[1] }
   }
   if (os.name !== undefined) return os
@@ -139,11 +133,8 @@ const refineOs = (ua: string, fields: ParserResult): ParserResult["os"] => {
 
 /** The library's result with the rules applied; the OS first, which the browser and device rules read. */
 export const refine = (ua: string, result: ParserResult, bot: Bot, mobileHint?: boolean): ParserResult => {
-  const os = refineOs(ua, result)
-  const withOs = { ...result, os }
-  return {
-    ...withOs,
-    browser: refineBrowser(ua, withOs, bot),
-    device: refineDevice(ua, result.device, osFamily(os.name), mobileHint)
-  }
+  const os = refineOs(ua, result.os)
+  const family = osFamily(os.name)
+  const device = refineDevice(ua, result.device, family, mobileHint)
+  return { ...result, os, browser: refineBrowser(ua, result.browser, family, bot), device }
 }

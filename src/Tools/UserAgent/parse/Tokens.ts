@@ -3,21 +3,16 @@ import { UAParser } from "ua-parser-js"
 import { Emails, InApps, MediaPlayers } from "ua-parser-js/extensions"
 import { UNKNOWN } from "./Names.ts"
 
-// the families' own tokens, old names, Firefox's channels ("Firefox/20.0 Aurora/20.0a2") and FirePHP's add-on
-const ownTokens = new RegExp(
+// the families' own tokens, old names, Firefox's channels ("Firefox/20.0 Aurora/20.0a2"), FirePHP's add-on; systems,
+// distributions ("Gecko/2011 Red Hat/3.6 Firefox/3.6"), build tags and TV platforms, outside the comment
+const notProducts = new RegExp(
   "^(mozilla|applewebkit|khtml|gecko|like|chrome|chromium|crios|crmo|headlesschrome|safari|mobile|large|screen|" +
     "version|firefox|fxios|focus|aurora|fennec|minefield|bonecho|granparadiso|shiretoko|namoroka|lorentz|edg|edge|" +
-    "edga|edgios|msie|trident|iemobile|vr|tv|firephp)$",
-  "i"
-)
-
-const systemName = /linux$/i
-
-// systems, distributions ("Gecko/2011 Red Hat/3.6 Firefox/3.6"), build tags and TV platforms, outside the comment
-const platformTokens = new RegExp(
-  "^(android|linux|windows?|win(?:32|64)|mac|macintosh|darwin|x11|ubuntu|kubuntu|xubuntu|debian|fedora|mint|arch|" +
+    "edga|edgios|msie|trident|iemobile|vr|tv|firephp|" +
+    "android|linux|windows?|win(?:32|64)|mac|macintosh|darwin|x11|ubuntu|kubuntu|xubuntu|debian|fedora|mint|arch|" +
     "archlinux|centos|red|hat|suse|opensuse|gentoo|slackware|mandriva|joli|os|kaios|fuchsia|maemo|build|release|" +
-    "openmandriva|system|model|devicetype|profile|configuration|hbbtv|fvc|ce-html|smarttv|smarttva|tizen|vizio|smartcast|googletv|google|crkey|u|wv|ppc|arm|x86_64)$",
+    "openmandriva|system|model|devicetype|profile|configuration|hbbtv|fvc|ce-html|smarttv|smarttva|tizen|vizio|" +
+    "smartcast|googletv|google|crkey|u|wv|ppc|arm|x86_64)$|linux$",
   "i"
 )
 
@@ -65,11 +60,7 @@ export const withoutAddOns = (ua: string): string =>
   ua.replace(/[^\s;()]+/g, (token) => (addOnTokens.test(token.split("/")[0] ?? "") ? " " : token))
 
 const isNotProduct = (name: string, token: string, handset: boolean): boolean =>
-  ownTokens.test(name) ||
-  platformTokens.test(name) ||
-  systemName.test(name) ||
-  addOnTokens.test(name) ||
-  (handset && (deviceName.test(name) || carrierToken.test(token)))
+  notProducts.test(name) || addOnTokens.test(name) || (handset && (deviceName.test(name) || carrierToken.test(token)))
 
 /** The first product token outside the comments that is none of the above; a bare word if it looks like a name. */
 export const foreignProduct = (ua: string): Product | undefined => {

@@ -5,8 +5,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DeviceDataUnreadable, readDeviceData } from "../../../../src/Tools/UserAgent/device/Database.ts"
-import { filingData, filingOf } from "../../../../src/Tools/UserAgent/device/Data.ts"
-import { fileTexts } from "../../../../scripts/deviceData/PatternFiling.ts"
+import { filingOf } from "../../../../src/Tools/UserAgent/device/Data.ts"
+import { fileTexts, filingData } from "../../../../scripts/deviceData/PatternFiling.ts"
 
 const generated = new URL("../../../../generated/devices.data", import.meta.url).pathname
 

@@ -1,7 +1,5 @@
-/**
- * How one environment variable is read, on Effect's `Config`: values trimmed, a blank one missing (its default
- * applies), and a refused one stopping the start with `InvalidConfig`, one line naming it and saying what it must be.
- */
+// How one environment variable is read, on Effect's `Config`: values trimmed, a blank one missing (its default
+// applies), and a refused one stopping the start with `InvalidConfig`, one line naming it and saying what it must be.
 import { Config, ConfigProvider, Data, Effect, type Redacted, Schema, SchemaTransformation } from "effect"
 
 export class InvalidConfig extends Data.TaggedError("InvalidConfig")<{ readonly message: string }> {}

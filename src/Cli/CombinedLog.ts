@@ -1,7 +1,5 @@
-/**
- * An access-log line in nginx's and Apache's default combined format (docs/CLI.md). In a quoted field nginx writes `"`
- * as `\x22` and Apache as `\"`; both escape `\` and bytes outside printable ASCII (of UTF-8 text) as `\xHH`.
- */
+// An access-log line in nginx's and Apache's default combined format (docs/CLI.md). In a quoted field nginx writes `"`
+// as `\x22` and Apache as `\"`; both escape `\` and bytes outside printable ASCII (of UTF-8 text) as `\xHH`.
 
 // unrolled (`[^"\\]*` between escapes) so a long field is one scan, not one alternation a character
 const QUOTED = String.raw`"([^"\\]*(?:\\.[^"\\]*)*)"`

@@ -1,7 +1,5 @@
-/**
- * The command line (docs/CLI.md). `--help` lists every variable the service reads: the names come from `Config.ts`
- * (the OTEL_* ones from `OtlpConfig.ts`), so a new variable without a line here does not type-check.
- */
+// The command line (docs/CLI.md). `--help` lists every variable the service reads: the names come from `Config.ts`
+// (the OTEL_* ones from `OtlpConfig.ts`), so a new variable without a line here does not type-check.
 import { Data, Effect, Runtime } from "effect"
 import { CliError, Command } from "effect/cli"
 import pkg from "../../package.json" with { type: "json" }

@@ -1,7 +1,5 @@
-/**
- * GET /: a page saying what the service is and where to go. Not a redirect to /docs: it also points at the OpenAPI
- * document, and its relative links work behind a proxy that serves the API under a path prefix.
- */
+// GET /: a page saying what the service is and where to go. Not a redirect to /docs: it also points at the OpenAPI
+// document, and its relative links work behind a proxy that serves the API under a path prefix.
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { FAVICON } from "./Documents.ts"
 import { HOME_PATH } from "./Routes.ts"

@@ -1,7 +1,5 @@
-/**
- * LOG_LEVEL and LOG_FORMAT as Effect's loggers, written through a Console whose lines go to standard output's sink
- * (LogSink.ts): a slow or stopped reader never holds the service back.
- */
+// LOG_LEVEL and LOG_FORMAT as Effect's loggers, written through a Console whose lines go to standard output's sink
+// (LogSink.ts): a slow or stopped reader never holds the service back.
 import { format } from "node:util"
 import { Console, Context, Effect, Formatter, Layer, Logger, type LogLevel, Metric, References } from "effect"
 import { AppConfig } from "../Config.ts"
@@ -18,10 +16,8 @@ const LEVELS: Record<AppConfig["Service"]["logLevel"], LogLevel.LogLevel> = {
 const isPlain = (value: unknown): boolean =>
   value === null || (typeof value !== "object" && typeof value !== "bigint" && typeof value !== "function")
 
-/**
- * `Logger.consoleJson`'s line. Where every value is plain (the request line), it is written with one JSON.stringify:
- * the generic formatter's redacting, cycle-safe walk is most of a request line's cost (bench/README.md).
- */
+// `Logger.consoleJson`'s line. Where every value is plain (the request line), it is written with one JSON.stringify:
+// the generic formatter's redacting, cycle-safe walk is most of a request line's cost (bench/README.md).
 export const jsonLogger = Logger.withConsoleLog(
   Logger.make((options) => {
     const { cause, date, fiber, logLevel, message } = options
@@ -64,10 +60,8 @@ const droppedTotal = Metric.counter("log_lines_dropped_total", {
 })
 droppedTotal.updateUnsafe(0, Context.empty())
 
-/**
- * The Console the loggers write through, its lines to `write`; one warning through the loggers says how many were
- * dropped. When the layer closes it waits, at most 2 s, for what waits to be written.
- */
+// The Console the loggers write through, its lines to `write`; one warning through the loggers says how many were
+// dropped. When the layer closes it waits, at most 2 s, for what waits to be written.
 export const consoleLayer = (write: Write) =>
   Layer.effect(
     Console.Console,

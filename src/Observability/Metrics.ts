@@ -1,8 +1,6 @@
-/**
- * The service's metrics in Effect's default registry, which /metrics renders with other modules' own. The request
- * path updates them with `updateUnsafe` on a metric made once per series. Counters are `incremental`: a value that
- * may go down is a gauge, as `PrometheusMetrics` types every counter `counter`.
- */
+// The service's metrics in Effect's default registry, which /metrics renders with other modules' own. The request
+// path updates them with `updateUnsafe` on a metric made once per series. Counters are `incremental`: a value that
+// may go down is a gauge, as `PrometheusMetrics` types every counter `counter`.
 import { Context, Layer, Metric } from "effect"
 import { PrometheusMetrics } from "effect/observability"
 import { AppConfig } from "../Config.ts"

@@ -1,7 +1,5 @@
-/**
- * The standard OpenTelemetry variables, read by EnvVar.ts's rules. As the OpenTelemetry SDKs do (Effect's own
- * `layerFromConfig` does not), an endpoint alone turns every signal on and `OTEL_*_EXPORTER=none` turns one off.
- */
+// The standard OpenTelemetry variables, read by EnvVar.ts's rules. As the OpenTelemetry SDKs do (Effect's own
+// `layerFromConfig` does not), an endpoint alone turns every signal on and `OTEL_*_EXPORTER=none` turns one off.
 import { Config, Effect, Schema, SchemaTransformation } from "effect"
 import * as EnvVar from "../EnvVar.ts"
 

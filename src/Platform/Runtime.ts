@@ -1,7 +1,5 @@
-/**
- * `BunRuntime.runMain`'s part (no stable `@effect/platform-bun` for Effect 4): SIGINT and SIGTERM interrupt, so every
- * finalizer runs and the exit is 0. SIGHUP is ignored here, as its default would end the process mid-request.
- */
+// `BunRuntime.runMain`'s part (no stable `@effect/platform-bun` for Effect 4): SIGINT and SIGTERM interrupt, so every
+// finalizer runs and the exit is 0. SIGHUP is ignored here, as its default would end the process mid-request.
 import { Cause, Effect, Exit, Predicate, Runtime } from "effect"
 
 /** A stop by signal exits 130 instead, so a script knows an offline answer was cut short. */

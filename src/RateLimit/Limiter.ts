@@ -51,10 +51,7 @@ export class RateLimiter extends Context.Service<
   {
     /** A key's bucket holds at most this many tokens (RATE_LIMIT_PER_MINUTE) unless the key has its own limit. */
     readonly capacity: number
-    /**
-     * Takes `tokens` (default 1) from the bucket named `key` (ApiKeyStore's `Caller.bucket`) if it has them all; it
-     * holds `limit` tokens, refilled over a minute (default `capacity`).
-     */
+    /** Takes `tokens` (default 1) from bucket `key` if it has them all; it holds `limit` a minute (or `capacity`). */
     readonly take: (key: string, tokens?: number, limit?: number) => Effect.Effect<RateLimitDecision>
     /** Counts a failed authentication from `address` (ClientAddress.ts's canonical form); refused: over budget. */
     readonly recordAuthFailure: (address: string) => Effect.Effect<RateLimitDecision>

@@ -26,10 +26,8 @@ const warnShort = (short: ReadonlyArray<string>) =>
           `keys in Redis key names and log ids can be reversed by guessing; use ${SHORT_KEY} or more random characters`
       )
 
-/**
- * A known key's names, never its text: `id` for people (its name, else `key_` and 8 hex of its digest: two keys may
- * share it), `bucket` its rate-limit bucket (128 bits of the digest, never shared), `limit` its own, if given.
- */
+// A known key's names, never its text: `id` for people (its name, else `key_` and 8 hex of its digest: two keys may
+// share it), `bucket` its rate-limit bucket (128 bits of the digest, never shared), `limit` its own, if given.
 export interface Caller {
   readonly id: string
   readonly bucket: string

@@ -75,7 +75,6 @@ const corsOrigins: Effect.Effect<CorsOrigins, InvalidConfig> = Effect.gen(functi
   return origins.size === 0 ? undefined : origins
 })
 
-/** The base URL clients use, for the OpenAPI document's `servers`. */
 const publicUrl = Effect.map(
   EnvVar.url(
     "PUBLIC_URL",

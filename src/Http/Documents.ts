@@ -16,7 +16,6 @@ const COMPRESS = {
   gzip: (body: Uint8Array) => gzipSync(body)
 } as const
 
-/** Each document's digest and encodings, made once. */
 const made = new WeakMap<
   HttpServerResponse.HttpServerResponse,
   { digest: string; compressed: { br?: Uint8Array; gzip?: Uint8Array } }

@@ -92,7 +92,6 @@ const further = (a: Failure, b: Failure): boolean =>
 const messageOf = (annotations: { readonly message?: unknown } | undefined): string | undefined =>
   typeof annotations?.message === "string" ? annotations.message : undefined
 
-/** The first failure in the issue tree, with the path that leads to it. */
 const first = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>): Failure => {
   switch (issue._tag) {
     case "Pointer":

@@ -74,7 +74,6 @@ export const observe = (route: string, status: number, durationMs: number): void
   latency(route).updateUnsafe(durationMs / 1000, NO_CONTEXT)
 }
 
-/** GET /metrics by `PrometheusMetrics`. */
 export const PrometheusRoute = PrometheusMetrics.layerHttp({ path: METRICS_PATH })
 
 /** On the public port, unless METRICS=false or METRICS_PORT moves it apart (then the path is an ordinary 404). */

@@ -101,7 +101,6 @@ const sampler = Effect.gen(function* () {
 export const otlpSettings = Effect.gen(function* () {
   if ((yield* EnvVar.oneOf("OTEL_SDK_DISABLED", ["true", "false"], false)) === "true") return undefined
   const base = yield* endpoint("OTEL_EXPORTER_OTLP_ENDPOINT")
-  /** Milliseconds between exports, per signal. */
   const intervals = {
     traces: yield* millis("OTEL_BSP_SCHEDULE_DELAY", 5_000),
     metrics: yield* millis("OTEL_METRIC_EXPORT_INTERVAL", 60_000),
@@ -131,7 +130,6 @@ export const otlpSettings = Effect.gen(function* () {
     headers: yield* pairs("OTEL_EXPORTER_OTLP_HEADERS"),
     protocol: (yield* EnvVar.oneOf(PROTOCOL, ["http/protobuf", "http/json"], false)) ?? DEFAULT_PROTOCOL,
     compression: (yield* EnvVar.oneOf("OTEL_EXPORTER_OTLP_COMPRESSION", ["gzip", "none"], false)) ?? "none",
-    /** One export's deadline, after which it counts as failed. */
     timeoutMs: yield* millis("OTEL_EXPORTER_OTLP_TIMEOUT", 10_000),
     intervals,
     sampler: yield* sampler

@@ -57,7 +57,6 @@ export class RateLimiter extends Context.Service<
     readonly recordAuthFailure: (address: string) => Effect.Effect<RateLimitDecision>
   }
 >()("app/RateLimiter") {
-  /** Explicit numbers, no configuration read, over `store` (by default a fresh memory store). */
   static readonly Test = (options: RateLimiterOptions, store: Store = makeMemoryStore()) =>
     Layer.effect(RateLimiter, Effect.provideService(make(options), RateLimiterStore, store))
 }

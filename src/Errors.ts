@@ -1,5 +1,4 @@
-// Client-visible errors: a tagged class for the code that raises it, on the wire the contract's one envelope
-// `{ success: false, error: { code, message, details? } }`, the status on the transformation between the two.
+// Client-visible errors: a tagged class in code, the contract's one envelope on the wire, the status between the two.
 import { Schema, SchemaTransformation } from "effect"
 import { HttpApiSchema } from "effect/http-api"
 

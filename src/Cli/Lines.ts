@@ -1,5 +1,4 @@
-// `parse`'s input lines, each bounded (a longer line is kept only as its first MAX_LINE + 1 characters, so an endless
-// one streams by), and what each says: a user agent (with a log line's fields), none (skipped), or the API's refusal.
+// `parse`'s input lines, each bounded so an endless one streams by, and what each is: a user agent, none, or a refusal.
 import { Result, Schema, Stream } from "effect"
 import { PAYLOAD_PARSE_OPTIONS } from "../Api.ts"
 import { InvalidRequest } from "../Errors.ts"

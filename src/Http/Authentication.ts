@@ -1,5 +1,4 @@
-// The API key: a known key provides its caller and names it on the request's log line; no usable key is a 401, or a
-// 429 once the client's address is over its failed-authentication budget.
+// The API key: a known one gives its caller; none is a 401, or a 429 past the address's failed-authentication budget.
 import { Context, Effect, Layer, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { Authentication, CurrentCaller } from "../Api.ts"

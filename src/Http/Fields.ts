@@ -1,5 +1,4 @@
-// The fields a JSON payload may have: every property any member of its encoded schema names (so the user-agent
-// endpoint takes parse's and generate's fields alike); undefined where it takes any.
+// A JSON payload's fields: every property any member of its encoded schema names; undefined where it takes any.
 import { SchemaAST } from "effect"
 import type { HttpApiEndpoint } from "effect/http-api"
 

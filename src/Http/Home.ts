@@ -1,5 +1,4 @@
-// GET /: a page saying what the service is and where to go. Not a redirect to /docs: it also points at the OpenAPI
-// document, and its relative links work behind a proxy that serves the API under a path prefix.
+// GET /: what the service is and where to go; a page, not a redirect, so its relative links work under a path prefix.
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { FAVICON } from "./Documents.ts"
 import { HOME_PATH } from "./Routes.ts"

@@ -1,5 +1,4 @@
-// The body checks: JSON media type, MAX_BODY_BYTES, a JSON object of bounded depth with only the endpoint's fields.
-// The verdict goes on as `Body`, so the rate limit takes the token first, then answers a refusal.
+// The body checks, their verdict passed on as `Body`: the rate limit takes the token first, then answers a refusal.
 import { ByteSize, Context, Effect, Layer } from "effect"
 import { HttpIncomingMessage, HttpServerRequest } from "effect/http"
 import { Body, RequestBody } from "../Api.ts"

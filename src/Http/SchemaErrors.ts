@@ -1,5 +1,4 @@
-// A payload that does not match its schema, as the contract's 400 naming the first failing field and what it allows.
-// A response that does not match its own schema is a bug: it stays a defect, answered 500 by the edge.
+// A payload its schema refuses as the contract's 400; a response its schema refuses is a bug: a defect, a 500.
 import { Effect, SchemaAST, type SchemaIssue } from "effect"
 import { HttpApiMiddleware } from "effect/http-api"
 import { RequestErrors } from "../Api.ts"

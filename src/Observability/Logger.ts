@@ -1,5 +1,4 @@
-// LOG_LEVEL and LOG_FORMAT as Effect's loggers, written through a Console whose lines go to standard output's sink
-// (LogSink.ts): a slow or stopped reader never holds the service back.
+// LOG_LEVEL and LOG_FORMAT as Effect's loggers, through a Console on LogSink.ts, which never waits for its reader.
 import { format } from "node:util"
 import { Console, Context, Effect, Formatter, Layer, Logger, type LogLevel, Metric, References } from "effect"
 import { AppConfig } from "../Config.ts"

@@ -1,5 +1,4 @@
-// OTLP/HTTP export by Effect's own exporters when the OTEL_* variables ask for it; with none, nothing here is built,
-// so the framework keeps its untraced path. Each request's server span is named by its route.
+// OTLP/HTTP export by Effect's exporters when OTEL_* ask for it; with none nothing here is built: no tracing cost.
 import { Duration, Effect, Layer, Option, Tracer } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientError, HttpMiddleware } from "effect/http"
 import { OtlpExporter, OtlpLogger, OtlpMetrics, OtlpSerialization, OtlpTracer } from "effect/observability"

@@ -66,8 +66,7 @@ const exporters = (name: string) => {
 }
 
 const PROTOCOL = "OTEL_EXPORTER_OTLP_PROTOCOL"
-// JSON by default, where the spec says protobuf: Effect's protobuf encoder costs more CPU a span (bench/README.md),
-// and every OTLP/HTTP collector takes both
+// JSON by default (the spec says protobuf): Effect's protobuf encoder costs more CPU, and every collector takes both.
 const DEFAULT_PROTOCOL = "http/json"
 
 const SAMPLERS = [

@@ -16,8 +16,7 @@ const innermost = (error: unknown): unknown => {
 }
 const unused = Effect.fail(new Redis.RedisError({ cause: "not offered: the rate limiter sends commands only" }))
 
-// REDIS_URL as ioredis's options, read with WHATWG `URL`: given the string, ioredis reads it with Node's deprecated
-// `url.parse`, and the compiled binary prints DEP0169 on stderr.
+// REDIS_URL as ioredis's options: given the string, ioredis parses it with Node's deprecated url.parse (DEP0169).
 export const clientOptions = (url: URL) => {
   const db = url.pathname.replace(/^\//, "")
   return {

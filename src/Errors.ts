@@ -9,7 +9,6 @@ export const Detail = Schema.Struct({
   }),
   message: Schema.String.annotate({ description: "What is wrong with it", examples: ["must be greater than 0"] })
 }).annotate({ identifier: "Detail" })
-export type Detail = typeof Detail.Type
 
 const fields = { message: Schema.String, details: Schema.optionalKey(Schema.Array(Detail)) }
 type Fields = Schema.Struct.Type<typeof fields>

@@ -42,7 +42,6 @@ export const canonicalAddress = (text: string): string | undefined => {
   return `${hostOf(`${groups.slice(0, 4).join(":")}::`)}/64`
 }
 
-/** The bucket name of the client: with `trustProxy` the last X-Forwarded-For entry when it is an IP address. */
 export const clientAddress = (
   request: HttpServerRequest.HttpServerRequest,
   peer: string | undefined,

@@ -89,7 +89,6 @@ export const consoleLayer = (write: Write) =>
     })
   )
 
-/** Standard output, as this process writes it (LogSink.ts): opened once. */
 const stdout = writeTo(1)
 
 export const LoggerLive = Layer.unwrap(

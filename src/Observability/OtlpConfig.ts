@@ -105,7 +105,6 @@ export const otlpSettings = Effect.gen(function* () {
     metrics: yield* millis("OTEL_METRIC_EXPORT_INTERVAL", 60_000),
     logs: yield* millis("OTEL_BLRP_SCHEDULE_DELAY", 1_000)
   }
-  /** Where each signal goes; a signal that is off has none. */
   const urls: Partial<Record<(typeof SIGNALS)[number], string>> = {}
   for (const signal of SIGNALS) {
     const upper = signal.toUpperCase()
@@ -116,9 +115,9 @@ export const otlpSettings = Effect.gen(function* () {
   }
   if (Object.keys(urls).length === 0) return undefined
   if ((yield* EnvVar.text(PROTOCOL))?.toLowerCase() === "grpc") {
-    return yield* new EnvVar.InvalidConfig({
-      message: `${PROTOCOL} grpc is not supported: use ${DEFAULT_PROTOCOL} (the default) or http/protobuf`
-    })
+    return yield* EnvVar.invalid(
+      `${PROTOCOL} grpc is not supported: use ${DEFAULT_PROTOCOL} (the default) or http/protobuf`
+    )
   }
   const { "service.name": named, ...attributes } = yield* pairs("OTEL_RESOURCE_ATTRIBUTES")
   return {

@@ -81,7 +81,6 @@ export const makeMemoryStore = (maxEntries = MAX_ENTRIES) => {
 
 export type MemoryStore = ReturnType<typeof makeMemoryStore>
 
-/** Buckets in this process, idle ones swept while the layer lasts. */
 export const layerStoreMemory = Layer.effect(
   RateLimiter.RateLimiterStore,
   Effect.tap(Effect.sync(makeMemoryStore), (store) => store.sweepEvery)

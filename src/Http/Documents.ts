@@ -1,6 +1,5 @@
-// /docs, the framework's Scalar page inlined, and /openapi.json with `servers` per request (PUBLIC_URL, else the
-// request's Host), both as caches expect: br or gzip, an ETag per representation, 304s, an hour's lifetime. Unlike the
-// framework's `HttpMiddleware.compression` (anew on every response, untagged), each encoding is made once.
+// /docs and /openapi.json (`servers` from PUBLIC_URL, else the Host) as caches expect: br or gzip, ETags, 304s, an
+// hour's lifetime; each encoding made once, where `HttpMiddleware.compression` makes it anew, untagged, every time.
 import { createHash } from "node:crypto"
 import { brotliCompressSync, constants, gzipSync } from "node:zlib"
 import { Effect, Layer, Scope } from "effect"

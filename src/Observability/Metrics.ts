@@ -1,6 +1,5 @@
-// The service's metrics in Effect's default registry, which /metrics renders with other modules' own. The request
-// path updates them with `updateUnsafe` on a metric made once per series. Counters are `incremental`: a value that
-// may go down is a gauge, as `PrometheusMetrics` types every counter `counter`.
+// The service's metrics in Effect's default registry, updated in place on a metric made once per series. Counters
+// are `incremental`: `PrometheusMetrics` types every counter `counter`, so one that may go down must be a gauge.
 import { Context, Layer, Metric } from "effect"
 import { PrometheusMetrics } from "effect/observability"
 import { AppConfig } from "../Config.ts"

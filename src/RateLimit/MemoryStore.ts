@@ -1,7 +1,6 @@
-// Effect's memory store (`RateLimiter.layerStoreMemory`), bounded: it keeps every bucket it ever made. Each table
-// (keys; addresses, so a flood of addresses cannot evict keys) is two generations of Effect's store, a new one each
-// window or at half the cap, the one before dropped: its buckets are full by then, the same as none. A bucket found
-// only in the older one moves to the newer with its exact state; a sweep every half window ages an idle table too.
+// Effect's memory store, bounded (it keeps every bucket it made). Each table (keys; addresses, so their flood cannot
+// evict keys) is two generations of it, a new one each window or at half the cap, the older dropped (its buckets are
+// full by then, as good as none); a bucket only in the older moves to the newer with its exact state.
 import { Clock, Effect, Layer, Schedule } from "effect"
 import { RateLimiter } from "effect/persistence"
 

@@ -7,7 +7,7 @@ import { LRUCache } from "lru-cache"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type HttpApi, type HttpApiGroup, HttpApiScalar, OpenApi } from "effect/http-api"
 import { AppConfig } from "../Config.ts"
-import { DOCS_PATH, OPENAPI_PATH } from "./Routes.ts"
+import { DOCS_PATH, HOME_PATH, OPENAPI_PATH } from "./Routes.ts"
 
 // br at a middle quality: the highest compresses the docs page little better and blocks the server for seconds.
 const COMPRESS = {
@@ -151,3 +151,33 @@ const docsRoute = <Id extends string, Groups extends HttpApiGroup.Constraint>(ap
 export const documentsRoutes = <Id extends string, Groups extends HttpApiGroup.Constraint>(
   api: HttpApi.HttpApi<Id, Groups>
 ) => Layer.mergeAll(openApiRoute(api), docsRoute(api)).pipe(Layer.provide(CachedLive))
+
+// GET /: what the service is and where to go; a page, not a redirect, so its relative links work under a path prefix.
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Tools API</title>
+<link rel="icon" href="${FAVICON}">
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;color:#1d2b24}
+a{color:#2f6f4f}code{background:#eef3f0;padding:0 .25rem;border-radius:3px}</style>
+</head>
+<body>
+<h1>Tools API</h1>
+<p>A user-agent parser and generator, and a wage estimator, as JSON over HTTP.
+Calls to <code>/v1/tools/…</code> need an API key: <code>Authorization: Bearer &lt;key&gt;</code>.</p>
+<ul>
+<li><a href="docs">API reference</a>: every endpoint, with examples you can send from the page</li>
+<li><a href="openapi.json">OpenAPI document</a>: to generate a client</li>
+<li><a href="health">Health</a></li>
+</ul>
+</body>
+</html>
+`
+
+export const HomeRoute = HttpRouter.add(
+  "GET",
+  HOME_PATH,
+  HttpServerResponse.text(PAGE, { contentType: "text/html; charset=utf-8" })
+)

@@ -11,7 +11,7 @@ import { RateLimiter } from "../RateLimit/Limiter.ts"
 import { ApiKeyStore } from "../Services/ApiKeyStore.ts"
 import { clientAddress, PeerAddress } from "./ClientAddress.ts"
 import { RequestLog } from "./RequestLog.ts"
-import { respondWith, seconds } from "./Respond.ts"
+import { respondWith, seconds } from "./RateLimit.ts"
 
 const REALM = 'Bearer realm="tools-api"'
 

@@ -25,7 +25,6 @@ export interface Routes {
   /** The route a request path reaches, matched as the router matches (`//v1/tools/wage-estimator/` reaches one). */
   readonly routeOf: (path: string) => string | undefined
   readonly methodsOf: (path: string) => ReadonlyArray<string> | undefined
-  /** Whether a request path reaches a tool: an endpoint behind the API key. */
   readonly isTool: (path: string) => boolean
 }
 

@@ -127,7 +127,6 @@ export const makeSink = (write: Write, options: SinkOptions = {}) => {
     }
   }
 
-  /** Calls `done` once everything given so far is written. */
   const whenWritten = (done: () => void): void => {
     if (waiting === 0) return done()
     idle.push(done)

@@ -78,5 +78,4 @@ export const OtlpLive = Layer.unwrap(
   })
 )
 
-/** The service's log (LOG_LEVEL, LOG_FORMAT) and, when configured, the OTLP exporters; spans named by `ApiRoutes`. */
 export const ObservabilityLive = OtlpLive.pipe(Layer.provideMerge(LoggerLive))

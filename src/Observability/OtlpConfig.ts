@@ -51,7 +51,6 @@ const millis = (name: string, fallback: number) =>
     false
   )
 
-/** Each entry otlp or none (empty entries ignored), in any case. */
 const exporters = (name: string) => {
   const entry = Schema.String.pipe(
     Schema.decode(SchemaTransformation.trim()),

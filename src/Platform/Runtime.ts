@@ -10,7 +10,6 @@ export const exitOnInterrupt = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.E
     })
   )
 
-/** A failed start as the one line on stderr: a bad setting names its variable. */
 export const reportStartFailure = (failure: unknown): void => {
   if (Predicate.isTagged(failure, "WorkerStartFailed")) return // the worker has said why
   const config = Predicate.isTagged(failure, "InvalidConfig") && failure instanceof Error

@@ -61,7 +61,6 @@ export class RateLimiter extends Context.Service<
     Layer.effect(RateLimiter, Effect.provideService(make(options), RateLimiterStore, store))
 }
 
-/** With RATE_LIMIT_PER_MINUTE, AUTH_FAILURES_PER_MINUTE; in Redis with REDIS_URL, so all instances share one limit. */
 export const RateLimiterLive: Layer.Layer<RateLimiter, InvalidConfig, AppConfig> = Layer.unwrap(
   Effect.map(AppConfig, (s) => {
     const store = s.redisUrl === undefined ? layerStoreMemory : layerStoreFailOpen

@@ -61,7 +61,6 @@ const table = (maxEntries: number) => {
   return { take, sweep, size }
 }
 
-/** The store, for the limiter and the Redis store's fallback; keys starting `address:` go to the address table. */
 export const makeMemoryStore = (maxEntries = MAX_ENTRIES) => {
   const tables = { keys: table(maxEntries), addresses: table(maxEntries) }
   const tokenBucket: Store["tokenBucket"] = (options) =>

@@ -97,5 +97,4 @@ export const makeApi = <const Tools extends Arr.NonEmptyReadonlyArray<HttpApiGro
       })
     )
 
-/** The tools, one line each; their handlers are listed in `Tools/index.ts`. */
 export const ToolsApi = makeApi(UserAgentGroup, WageGroup)

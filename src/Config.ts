@@ -75,16 +75,6 @@ const corsOrigins: Effect.Effect<CorsOrigins, InvalidConfig> = Effect.gen(functi
   return origins.size === 0 ? undefined : origins
 })
 
-const publicUrl = Effect.map(
-  EnvVar.url(
-    "PUBLIC_URL",
-    (url) => EnvVar.isHttp(url) && url.search === "" && url.hash === "",
-    "an http:// or https:// URL like https://api.example.com",
-    true
-  ),
-  (url) => url?.href.replace(/\/$/, "")
-)
-
 /** Read in this order, the first bad one reported. */
 const rest = Effect.all({
   port: EnvVar.integer("PORT", 3000, 0, 65_535),
@@ -105,7 +95,15 @@ const rest = Effect.all({
   // Bun allows 1 to 255
   idleTimeoutSeconds: EnvVar.integer("IDLE_TIMEOUT_SECONDS", 30, 1, 255),
   corsOrigins,
-  publicUrl,
+  publicUrl: Effect.map(
+    EnvVar.url(
+      "PUBLIC_URL",
+      (url) => EnvVar.isHttp(url) && url.search === "" && url.hash === "",
+      "an http:// or https:// URL like https://api.example.com",
+      true
+    ),
+    (url) => url?.href.replace(/\/$/, "")
+  ),
   otlp: otlpSettings,
   workerIndex: EnvVar.text(WORKER_ENV),
   generatedKey: EnvVar.secret(GENERATED_KEY_ENV)

@@ -47,8 +47,7 @@ const entryOf = (line: string) => {
 /** The longest line read whole: a user agent is at most 2,048 characters, an access-log line several header fields. */
 export const MAX_LINE = 65_536
 
-// Every line's characters past MAX_LINE + 1 dropped (`length`: the open line's so far). It runs on every character
-// read, so it allocates nothing unless a line is cut.
+// Every line's characters past MAX_LINE + 1 dropped; run on every character read, it allocates only when a line is cut.
 const clip = (length: number, text: string): readonly [number, ReadonlyArray<string>] => {
   let kept = "" // the text so far, once a line has been cut
   let cut = false

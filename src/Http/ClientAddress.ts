@@ -24,8 +24,7 @@ const groupsOf = (address: string): Array<string> => {
   return [...first, ...Array<string>(8 - first.length - last.length).fill("0"), ...last]
 }
 
-// One spelling per client, undefined for text not an IP address: IPv4-mapped IPv6 as IPv4; other IPv6 as its /64
-// (`2001:db8:1:2::/64`), since one host holds a whole /64 and would otherwise have 2^64 budgets.
+// One spelling per client, undefined if not an IP: mapped IPv6 as IPv4; other IPv6 as its /64, as one host holds a /64.
 export const canonicalAddress = (text: string): string | undefined => {
   const address = text.trim()
   if (address.length > MAX_LENGTH) return undefined

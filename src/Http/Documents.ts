@@ -109,8 +109,7 @@ const openApiRoute = <Id extends string, Groups extends HttpApiGroup.Constraint>
     Effect.fnUntraced(function* (router) {
       const { publicUrl, trustProxy } = yield* AppConfig
       let spec: OpenApi.OpenAPISpec | undefined
-      // Without PUBLIC_URL the document names the request's Host (and the scheme a proxy reports): only the client
-      // that asked may keep it, and no cache may hand one host's servers to another request.
+      // Without PUBLIC_URL the servers come from the request's Host: private, so no cache hands them to another host.
       const caching =
         publicUrl === undefined
           ? { "cache-control": "private, max-age=3600", vary: trustProxy ? "Host, X-Forwarded-Proto" : "Host" }

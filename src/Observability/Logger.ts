@@ -59,8 +59,7 @@ const droppedTotal = Metric.counter("log_lines_dropped_total", {
 })
 droppedTotal.updateUnsafe(0, Context.empty())
 
-// The Console the loggers write through, its lines to `write`; one warning through the loggers says how many were
-// dropped. When the layer closes it waits, at most 2 s, for what waits to be written.
+// The loggers' Console, its lines to `write`: dropped ones told in one warning; on close it waits 2 s at most for all.
 export const consoleLayer = (write: Write) =>
   Layer.effect(
     Console.Console,

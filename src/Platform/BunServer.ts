@@ -14,8 +14,7 @@ const canListen = (hostname: string): boolean => {
   }
 }
 
-// A failed listen naming the variable at fault: Bun's own errors can mislead ("Is port 0 in use?" for an address that
-// is not this machine's), so if nothing can listen on the host, its variable is wrong; otherwise the port's is.
+// Names the variable at fault, as Bun's errors mislead: the host's if nothing can listen on it, else the port's.
 const listen = (options: Bun.Serve.Options<undefined>, names = { host: "HOST", port: "PORT" }) =>
   Effect.try({
     try: () => Bun.serve(options),

@@ -28,8 +28,7 @@ const decide = (limit: number, refillMs: number, tokens: number, [left, elapsedM
   return { allowed: false, limit, remaining: held, resetSeconds, retryAfterSeconds: Math.max(1, seconds(retryMs)) }
 }
 
-// Straight from the store: Effect's `consume` reports 0 left on a refusal, and a refused batch shows what is left.
-// Only the Redis store fails, and FailOpen.ts answers its failures from memory.
+// From the store, not `consume`, which reports 0 left on a refusal; only Redis fails, and FailOpen.ts answers for it.
 const make = (options: RateLimiterOptions) =>
   Effect.map(Effect.service(RateLimiterStore), (store) => {
     const bucket = (limit: number, key: string, tokens: number): Effect.Effect<RateLimitDecision> => {

@@ -17,7 +17,7 @@ import {
 import { UserAgentGroup } from "./Tools/UserAgent/Contract.ts"
 import { WageGroup } from "./Tools/Wage/Contract.ts"
 
-/** A known API key, named by its name or digest, never by its text (`key_<8 hex>`), its bucket and own limit. */
+/** A known key, never its text: `id` its name or `key_<8 hex>` of its digest, `bucket` 128 bits of it, its `limit`. */
 export class CurrentCaller extends Context.Service<
   CurrentCaller,
   { readonly id: string; readonly bucket: string; readonly limit?: number | undefined }
@@ -58,8 +58,6 @@ export class RequestErrors extends HttpApiMiddleware.Service<RequestErrors>()("a
 /** With the input in its issues, so an error can name the form a body was meant to be (the command line too). */
 export const PAYLOAD_PARSE_OPTIONS = { reportInput: true } as const
 
-export const TOOLS_PREFIX = "/v1/tools"
-
 export const Health = Schema.Struct({ status: Schema.Literal("ok") }).annotate({ identifier: "Health" })
 
 export class SystemGroup extends HttpApiGroup.make("system")
@@ -79,7 +77,7 @@ export class SystemGroup extends HttpApiGroup.make("system")
 export const makeApi = <const Tools extends Arr.NonEmptyReadonlyArray<HttpApiGroup.Constraint>>(...tools: Tools) =>
   HttpApi.make("tools-api")
     .add(...tools)
-    .prefix(TOOLS_PREFIX)
+    .prefix("/v1/tools")
     .middleware(RateLimit)
     .middleware(RequestBody)
     .middleware(Authentication)
@@ -99,5 +97,4 @@ export const makeApi = <const Tools extends Arr.NonEmptyReadonlyArray<HttpApiGro
       })
     )
 
-/** The tools, one line each; their handlers are listed in `Tools/index.ts`. */
 export const ToolsApi = makeApi(UserAgentGroup, WageGroup)

@@ -1,7 +1,4 @@
-/**
- * The OpenAPI document finished where the schemas cannot say it: a field that must be absent as JSON Schema's
- * `false`, request examples a client can send as they are, and the headers each answer carries.
- */
+// The OpenAPI document finished where schemas cannot say it: absent fields, sendable examples, each answer's headers.
 import * as RateLimitHeaders from "./RateLimit/Headers.ts"
 
 type Node = { [key: string]: unknown }

@@ -10,32 +10,31 @@ export { InvalidConfig } from "./EnvVar.ts"
 export const WORKER_ENV = "TOOLS_API_WORKER"
 export const GENERATED_KEY_ENV = "TOOLS_API_GENERATED_KEY"
 
-export const NAMES = [
-  "PORT",
-  "HOST",
-  "API_KEYS",
-  "API_KEYS_FILE",
-  "RATE_LIMIT_PER_MINUTE",
-  "AUTH_FAILURES_PER_MINUTE",
-  "MAX_BODY_BYTES",
-  "LOG_LEVEL",
-  "LOG_FORMAT",
-  "METRICS",
-  "METRICS_PORT",
-  "METRICS_HOST",
-  "TRUST_PROXY",
-  "UA_CACHE_SIZE",
-  "IDLE_TIMEOUT_SECONDS",
-  "REDIS_URL",
-  "WORKERS",
-  "CORS_ORIGINS",
-  "PUBLIC_URL",
-  ...OTEL_NAMES,
-  WORKER_ENV,
-  GENERATED_KEY_ENV
-] as const
+/** Every setting and what it means, for `--help`; the OTEL_* ones are OtlpConfig.ts's. */
+export const SETTINGS = {
+  PORT: "listen port (default 3000; 0 = any free port)",
+  HOST: "listen address (default 0.0.0.0)",
+  API_KEYS: "comma-separated API keys",
+  API_KEYS_FILE: "file of API keys, one a line (sha256:<hex> for a digest); SIGHUP re-reads it",
+  RATE_LIMIT_PER_MINUTE: "requests a key may make a minute (default 100)",
+  AUTH_FAILURES_PER_MINUTE: "failed authentications an address may make a minute (default 20)",
+  MAX_BODY_BYTES: "request body limit (default 16384)",
+  LOG_LEVEL: "debug, info (default), warning, error or none",
+  LOG_FORMAT: "json (default) or pretty",
+  METRICS: "serve /metrics (default true)",
+  METRICS_PORT: "serve /metrics on this port only, not the public one (default: on the public one)",
+  METRICS_HOST: "METRICS_PORT's listen address (default HOST's)",
+  TRUST_PROXY: "take the client address from X-Forwarded-For (default false)",
+  UA_CACHE_SIZE: "user-agent parses kept in memory (default 10000; 0 = none); offline too",
+  IDLE_TIMEOUT_SECONDS: "seconds an idle connection stays open (default 30)",
+  REDIS_URL: "redis://host:port: keep rate limits in Redis, shared by every instance",
+  WORKERS: "processes sharing the port (default 1; more needs REDIS_URL)",
+  CORS_ORIGINS: "comma-separated origins allowed from a browser, or *",
+  PUBLIC_URL: "the base URL clients use, for the OpenAPI document"
+}
 
-export type Env = Readonly<Partial<Record<(typeof NAMES)[number], string>>>
+type Name = keyof typeof SETTINGS | (typeof OTEL_NAMES)[number] | typeof WORKER_ENV | typeof GENERATED_KEY_ENV
+export type Env = Readonly<Partial<Record<Name, string>>>
 
 /** `redis://` or `rediss://` (TLS) with a host; the message quotes none of it, as it may hold a password. */
 export const parseRedisUrl = (raw: string): URL | string => {
@@ -76,17 +75,6 @@ const corsOrigins: Effect.Effect<CorsOrigins, InvalidConfig> = Effect.gen(functi
   return origins.size === 0 ? undefined : origins
 })
 
-/** The base URL clients use, for the OpenAPI document's `servers`. */
-const publicUrl = Effect.map(
-  EnvVar.url(
-    "PUBLIC_URL",
-    (url) => EnvVar.isHttp(url) && url.search === "" && url.hash === "",
-    "an http:// or https:// URL like https://api.example.com",
-    true
-  ),
-  (url) => url?.href.replace(/\/$/, "")
-)
-
 /** Read in this order, the first bad one reported. */
 const rest = Effect.all({
   port: EnvVar.integer("PORT", 3000, 0, 65_535),
@@ -107,7 +95,15 @@ const rest = Effect.all({
   // Bun allows 1 to 255
   idleTimeoutSeconds: EnvVar.integer("IDLE_TIMEOUT_SECONDS", 30, 1, 255),
   corsOrigins,
-  publicUrl,
+  publicUrl: Effect.map(
+    EnvVar.url(
+      "PUBLIC_URL",
+      (url) => EnvVar.isHttp(url) && url.search === "" && url.hash === "",
+      "an http:// or https:// URL like https://api.example.com",
+      true
+    ),
+    (url) => url?.href.replace(/\/$/, "")
+  ),
   otlp: otlpSettings,
   workerIndex: EnvVar.text(WORKER_ENV),
   generatedKey: EnvVar.secret(GENERATED_KEY_ENV)

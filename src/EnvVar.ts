@@ -1,7 +1,4 @@
-/**
- * How one environment variable is read, on Effect's `Config`: values trimmed, a blank one missing (its default
- * applies), and a refused one stopping the start with `InvalidConfig`, one line naming it and saying what it must be.
- */
+// One variable read on Effect's Config: trimmed, blank as unset, a refused one an InvalidConfig naming it and its rule.
 import { Config, ConfigProvider, Data, Effect, type Redacted, Schema, SchemaTransformation } from "effect"
 
 export class InvalidConfig extends Data.TaggedError("InvalidConfig")<{ readonly message: string }> {}

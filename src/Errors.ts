@@ -1,7 +1,4 @@
-/**
- * Client-visible errors: a tagged class for the code that raises it, on the wire the contract's one envelope
- * `{ success: false, error: { code, message, details? } }`, the status on the transformation between the two.
- */
+// Client-visible errors: a tagged class in code, the contract's one envelope on the wire, the status between the two.
 import { Schema, SchemaTransformation } from "effect"
 import { HttpApiSchema } from "effect/http-api"
 
@@ -12,7 +9,6 @@ export const Detail = Schema.Struct({
   }),
   message: Schema.String.annotate({ description: "What is wrong with it", examples: ["must be greater than 0"] })
 }).annotate({ identifier: "Detail" })
-export type Detail = typeof Detail.Type
 
 const fields = { message: Schema.String, details: Schema.optionalKey(Schema.Array(Detail)) }
 type Fields = Schema.Struct.Type<typeof fields>

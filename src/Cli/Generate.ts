@@ -1,7 +1,4 @@
-/**
- * `tools-api generate`: `--count` user agents, one JSON line each, the API's `data`. With `--seed` the list is the same
- * every run (item i drawn from the seed and i, as a batch draws it), its first item the API's for that seed.
- */
+// `tools-api generate`: with --seed item i is drawn from the seed and i, as a batch draws it: the same list every run.
 import { Effect, Stdio, Stream } from "effect"
 import { Command, Flag } from "effect/cli"
 import { BROWSER_FAMILIES, DEVICE_FAMILIES, OS_FAMILIES } from "../Tools/UserAgent/Families.ts"

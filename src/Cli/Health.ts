@@ -1,7 +1,4 @@
-/**
- * `tools-api health`: asks the service running on this machine for `/health`; exits 0 when it answers 200, else 1
- * with one line on stderr. The image's HEALTHCHECK and a Kubernetes probe, with nothing added to the image.
- */
+// `tools-api health`: the image's HEALTHCHECK and a Kubernetes probe, with nothing added to the image (docs/CLI.md).
 import { Data, Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as EnvVar from "../EnvVar.ts"

@@ -1,7 +1,4 @@
-/**
- * `tools-api parse [FILE...]`: one JSON result a line in input order, or with `--summary` counts (Summary.ts). Each
- * chunk's answers are written before the next is read, so memory stays flat.
- */
+// `tools-api parse`: each chunk's answers are written before the next is read, so memory stays flat.
 import { Clock, Data, Effect, FileSystem, Option, Stdio, Stream } from "effect"
 import { Argument, CliError, Command, Flag } from "effect/cli"
 import { InvalidRequest } from "../Errors.ts"

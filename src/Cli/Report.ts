@@ -1,8 +1,5 @@
-/**
- * What the offline commands share: the server's own services, how they write, and how they end when they cannot
- * answer (exit status 1, stdout carrying answers only): a refusal as the API's error body on stderr, a bad setting or
- * device database as the server's start failure, output that cannot be written or a bug as one line.
- */
+// What the offline commands share: the server's services, writing, and failing (exit status 1, stdout answers only):
+// a refusal as the API's error body on stderr, a bad setting as the server's start failure, anything else one line.
 import { Cause, Config, Data, Effect, Layer, Option, PlatformError, Predicate, Schema, Stdio, Stream } from "effect"
 import { AppConfig, type InvalidConfig, parse } from "../Config.ts"
 import { InvalidRequest, InvalidRequestWire, InvalidValue, InvalidValueWire } from "../Errors.ts"

@@ -1,7 +1,4 @@
-/**
- * `parse --summary`: results counted by field in bounded memory. Some values come from the strings themselves, so a
- * field counts at most MAX_VALUES values exactly (the first seen), later ones in `other` (why: docs/CLI.md).
- */
+// `parse --summary`: at most MAX_VALUES values a field counted exactly (the first seen), later ones in `other`.
 import type { UserAgentInfo } from "../Tools/UserAgent/Schemas.ts"
 
 export const MAX_VALUES = 1_000

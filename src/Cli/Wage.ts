@@ -1,7 +1,4 @@
-/**
- * `tools-api wage --hourly N | --annual N`: the API's answer without its `success` flag, as one JSON line. The value
- * goes through the API's own request schema, so the same inputs are refused for the same reasons, in its error body.
- */
+// `tools-api wage`: the value goes through the API's request schema: the same inputs refused for the same reasons.
 import { Effect, Option, Record, Result, Schema } from "effect"
 import { Command, Flag } from "effect/cli"
 import { PAYLOAD_PARSE_OPTIONS } from "../Api.ts"

@@ -1,7 +1,4 @@
-/**
- * The API key: a known key provides its caller and names it on the request's log line; no usable key is a 401, or a
- * 429 once the client's address is over its failed-authentication budget.
- */
+// The API key: a known one gives its caller; none is a 401, or a 429 past the address's failed-authentication budget.
 import { Context, Effect, Layer, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { Authentication, CurrentCaller } from "../Api.ts"
@@ -14,7 +11,7 @@ import { RateLimiter } from "../RateLimit/Limiter.ts"
 import { ApiKeyStore } from "../Services/ApiKeyStore.ts"
 import { clientAddress, PeerAddress } from "./ClientAddress.ts"
 import { RequestLog } from "./RequestLog.ts"
-import { respondWith, seconds } from "./Respond.ts"
+import { respondWith, seconds } from "./RateLimit.ts"
 
 const REALM = 'Bearer realm="tools-api"'
 

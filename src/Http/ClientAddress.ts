@@ -1,8 +1,5 @@
-/**
- * The client's address for failed-authentication limiting: the socket's peer, or with TRUST_PROXY the last entry
- * of X-Forwarded-For (the one the operator's own proxy appended; earlier entries are the client's to forge), in one
- * canonical form, since it names a bucket: anything but an IP address would let a client make buckets at will.
- */
+// The client's address for failed-authentication limiting: the peer, or with TRUST_PROXY X-Forwarded-For's last entry
+// (the operator's proxy's; earlier ones are the client's to forge), canonical: the client must not choose its bucket.
 import { Context } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { isIP } from "node:net"
@@ -27,11 +24,7 @@ const groupsOf = (address: string): Array<string> => {
   return [...first, ...Array<string>(8 - first.length - last.length).fill("0"), ...last]
 }
 
-/**
- * One spelling per client, or undefined for text that is not an IP address: IPv4 as it is; IPv4-mapped IPv6
- * (`::ffff:10.8.8.8`, `::ffff:a08:808`) as its IPv4 address; other IPv6 as its /64 (`2001:db8:1:2::/64`), since one
- * host holds a whole /64 and would otherwise have 2^64 budgets.
- */
+// One spelling per client, undefined if not an IP: mapped IPv6 as IPv4; other IPv6 as its /64, as one host holds a /64.
 export const canonicalAddress = (text: string): string | undefined => {
   const address = text.trim()
   if (address.length > MAX_LENGTH) return undefined
@@ -46,7 +39,6 @@ export const canonicalAddress = (text: string): string | undefined => {
   return `${hostOf(`${groups.slice(0, 4).join(":")}::`)}/64`
 }
 
-/** The bucket name of the client: with `trustProxy` the last X-Forwarded-For entry when it is an IP address. */
 export const clientAddress = (
   request: HttpServerRequest.HttpServerRequest,
   peer: string | undefined,

@@ -1,8 +1,5 @@
-/**
- * /docs, the framework's Scalar page inlined, and /openapi.json with `servers` per request (PUBLIC_URL, else the
- * request's Host), both as caches expect: br or gzip, an ETag per representation, 304s, an hour's lifetime. Unlike the
- * framework's `HttpMiddleware.compression` (anew on every response, untagged), each encoding is made once.
- */
+// /docs and /openapi.json (`servers` from PUBLIC_URL, else the Host) as caches expect: br or gzip, ETags, 304s, an
+// hour's lifetime; each encoding made once, where `HttpMiddleware.compression` makes it anew, untagged, every time.
 import { createHash } from "node:crypto"
 import { brotliCompressSync, constants, gzipSync } from "node:zlib"
 import { Effect, Layer, Scope } from "effect"
@@ -10,7 +7,7 @@ import { LRUCache } from "lru-cache"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type HttpApi, type HttpApiGroup, HttpApiScalar, OpenApi } from "effect/http-api"
 import { AppConfig } from "../Config.ts"
-import { DOCS_PATH, OPENAPI_PATH } from "./Routes.ts"
+import { DOCS_PATH, HOME_PATH, OPENAPI_PATH } from "./Routes.ts"
 
 // br at a middle quality: the highest compresses the docs page little better and blocks the server for seconds.
 const COMPRESS = {
@@ -18,7 +15,6 @@ const COMPRESS = {
   gzip: (body: Uint8Array) => gzipSync(body)
 } as const
 
-/** Each document's digest and encodings, made once. */
 const made = new WeakMap<
   HttpServerResponse.HttpServerResponse,
   { digest: string; compressed: { br?: Uint8Array; gzip?: Uint8Array } }
@@ -113,8 +109,7 @@ const openApiRoute = <Id extends string, Groups extends HttpApiGroup.Constraint>
     Effect.fnUntraced(function* (router) {
       const { publicUrl, trustProxy } = yield* AppConfig
       let spec: OpenApi.OpenAPISpec | undefined
-      // Without PUBLIC_URL the document names the request's Host (and the scheme a proxy reports): only the client
-      // that asked may keep it, and no cache may hand one host's servers to another request.
+      // Without PUBLIC_URL the servers come from the request's Host: private, so no cache hands them to another host.
       const caching =
         publicUrl === undefined
           ? { "cache-control": "private, max-age=3600", vary: trustProxy ? "Host, X-Forwarded-Proto" : "Host" }
@@ -155,3 +150,33 @@ const docsRoute = <Id extends string, Groups extends HttpApiGroup.Constraint>(ap
 export const documentsRoutes = <Id extends string, Groups extends HttpApiGroup.Constraint>(
   api: HttpApi.HttpApi<Id, Groups>
 ) => Layer.mergeAll(openApiRoute(api), docsRoute(api)).pipe(Layer.provide(CachedLive))
+
+// GET /: what the service is and where to go; a page, not a redirect, so its relative links work under a path prefix.
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Tools API</title>
+<link rel="icon" href="${FAVICON}">
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;color:#1d2b24}
+a{color:#2f6f4f}code{background:#eef3f0;padding:0 .25rem;border-radius:3px}</style>
+</head>
+<body>
+<h1>Tools API</h1>
+<p>A user-agent parser and generator, and a wage estimator, as JSON over HTTP.
+Calls to <code>/v1/tools/…</code> need an API key: <code>Authorization: Bearer &lt;key&gt;</code>.</p>
+<ul>
+<li><a href="docs">API reference</a>: every endpoint, with examples you can send from the page</li>
+<li><a href="openapi.json">OpenAPI document</a>: to generate a client</li>
+<li><a href="health">Health</a></li>
+</ul>
+</body>
+</html>
+`
+
+export const HomeRoute = HttpRouter.add(
+  "GET",
+  HOME_PATH,
+  HttpServerResponse.text(PAGE, { contentType: "text/html; charset=utf-8" })
+)

@@ -1,7 +1,4 @@
-/**
- * Around the router, so every response passes here: the request id, 503 while draining, 404/405/500 in the contract's
- * envelope, the headers every response carries, the metrics and the log line.
- */
+// Around the router, so every response passes here: request id, 503 when draining, the envelope, headers, metrics, log.
 import { Cause, Context, Effect, Schema, type Types } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { AppConfig } from "../Config.ts"

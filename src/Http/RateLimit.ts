@@ -1,6 +1,6 @@
 /** The caller's token bucket: a request's tokens or 429, then the verdict on its body; the headers on every answer. */
 import { Context, Effect, Layer } from "effect"
-import { type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpEffect, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
 import { Body, CurrentCaller, RateLimit } from "../Api.ts"
 import { InvalidRequest, type PayloadTooLarge, RateLimited } from "../Errors.ts"
@@ -9,7 +9,14 @@ import { TracedSteps } from "../Observability/Tracing.ts"
 import * as RateLimitHeaders from "../RateLimit/Headers.ts"
 import { type RateLimitDecision, RateLimiter } from "../RateLimit/Limiter.ts"
 import { TokenCost } from "../Tools/TokenCost.ts"
-import { respondWith, seconds } from "./Respond.ts"
+
+/** Adds `headers` to this request's response, whatever it turns out to be. */
+export const respondWith = (headers: Record<string, string>) =>
+  HttpEffect.appendPreResponseHandler((_request, response) =>
+    Effect.succeed(HttpServerResponse.setHeaders(response, headers))
+  )
+
+export const seconds = (n: number) => `${n} second${n === 1 ? "" : "s"}`
 
 const costOf = (body: Body["Service"], endpoint: HttpApiEndpoint.Top): number => {
   if ("refused" in body) return 1

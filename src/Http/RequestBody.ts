@@ -1,14 +1,11 @@
-/**
- * The body checks: JSON media type, MAX_BODY_BYTES, a JSON object of bounded depth with only the endpoint's fields.
- * The verdict goes on as `Body`, so the rate limit takes the token first, then answers a refusal.
- */
-import { ByteSize, Context, Effect, Layer } from "effect"
+// The body checks, their verdict passed on as `Body`: the rate limit takes the token first, then answers a refusal.
+import { ByteSize, Context, Effect, Layer, SchemaAST } from "effect"
 import { HttpIncomingMessage, HttpServerRequest } from "effect/http"
+import type { HttpApiEndpoint } from "effect/http-api"
 import { Body, RequestBody } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
 import { InvalidRequest, PayloadTooLarge } from "../Errors.ts"
 import { clip } from "./Clip.ts"
-import { fieldsOf } from "./Fields.ts"
 
 /** Without a limit, thousands of nested arrays make a schema error's message recurse through all of them. */
 export const MAX_JSON_DEPTH = 32
@@ -29,6 +26,34 @@ export const depthOf = (text: string): number => {
     else if (c === 125 || c === 93) depth--
   }
   return deepest
+}
+
+// A JSON payload's fields: every property any member of its encoded schema names; undefined where it takes any.
+const collect = (ast: SchemaAST.AST, into: Set<string>): boolean => {
+  switch (ast._tag) {
+    case "Objects":
+      if (ast.indexSignatures.length > 0) return false
+      for (const property of ast.propertySignatures) into.add(String(property.name))
+      return true
+    case "Union":
+      return ast.types.every((member) => collect(member, into))
+    case "Suspend":
+      return collect(ast.thunk(), into)
+    default:
+      return false
+  }
+}
+
+const cache = new WeakMap<HttpApiEndpoint.Top, ReadonlySet<string> | undefined>()
+
+const fieldsOf = (endpoint: HttpApiEndpoint.Top): ReadonlySet<string> | undefined => {
+  if (cache.has(endpoint)) return cache.get(endpoint)
+  const fields = new Set<string>()
+  const json = endpoint.payload.get("application/json")
+  const known = json !== undefined && json.schemas.every((schema) => collect(SchemaAST.toEncoded(schema.ast), fields))
+  const result = known ? fields : undefined
+  cache.set(endpoint, result)
+  return result
 }
 
 const isJson = (contentType: string): boolean => {

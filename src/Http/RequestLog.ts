@@ -1,7 +1,4 @@
-/**
- * The request's one log line, by the edge. It names the caller `Authentication` admitted, noted against the request
- * (weakly: a note goes with its request), so the key is never looked up again.
- */
+// The request's one log line; the caller is noted (weakly) against the request, so the key is never looked up again.
 import { Context, Effect, Layer } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { clip } from "./Clip.ts"

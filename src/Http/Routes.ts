@@ -8,10 +8,7 @@ export const OPENAPI_PATH = "/openapi.json"
 export const DOCS_PATH = "/docs"
 export const METRICS_PATH = "/metrics"
 
-/**
- * A path as the router compares it: ended at a ";" as at a "?" (`/docs;jsessionid=1` is `/docs`), duplicate and
- * trailing slashes ignored, percent-decoded, any case.
- */
+// A path as the router compares it: cut at ";" as at "?", slashes collapsed, a trailing one dropped, decoded, any case.
 const canonical = (path: string): string => {
   const semicolon = path.indexOf(";", 1)
   let text = (semicolon === -1 ? path : path.slice(0, semicolon)).replace(/\/{2,}/g, "/")
@@ -28,7 +25,6 @@ export interface Routes {
   /** The route a request path reaches, matched as the router matches (`//v1/tools/wage-estimator/` reaches one). */
   readonly routeOf: (path: string) => string | undefined
   readonly methodsOf: (path: string) => ReadonlyArray<string> | undefined
-  /** Whether a request path reaches a tool: an endpoint behind the API key. */
   readonly isTool: (path: string) => boolean
 }
 

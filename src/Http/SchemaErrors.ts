@@ -1,7 +1,4 @@
-/**
- * A payload that does not match its schema, as the contract's 400 naming the first failing field and what it allows.
- * A response that does not match its own schema is a bug: it stays a defect, answered 500 by the edge.
- */
+// A payload its schema refuses as the contract's 400; a response its schema refuses is a bug: a defect, a 500.
 import { Effect, SchemaAST, type SchemaIssue } from "effect"
 import { HttpApiMiddleware } from "effect/http-api"
 import { RequestErrors } from "../Api.ts"
@@ -55,10 +52,8 @@ const list = (keys: ReadonlyArray<PropertyKey>, last: string): string =>
     ? keys.map(String).join("")
     : `${keys.slice(0, -1).map(String).join(", ")} ${last} ${String(keys.at(-1))}`
 
-/**
- * A union of object forms told apart by which key is given (each form requires a key every other form forbids): for
- * an object that gives none of those keys, or more than one, which to give. A key present counts, even with null.
- */
+// A union of object forms told apart by which key is given (each form requires a key every other form forbids): for
+// an object that gives none of those keys, or more than one, which to give. A key present counts, even with null.
 const alternatives = (ast: SchemaAST.Union, input: unknown): string | undefined => {
   if (typeof input !== "object" || input === null || ast.types.length < 2) return undefined
   const forms = ast.types.map((member) => (member._tag === "Objects" ? member.propertySignatures : undefined))
@@ -96,7 +91,6 @@ const further = (a: Failure, b: Failure): boolean =>
 const messageOf = (annotations: { readonly message?: unknown } | undefined): string | undefined =>
   typeof annotations?.message === "string" ? annotations.message : undefined
 
-/** The first failure in the issue tree, with the path that leads to it. */
 const first = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>): Failure => {
   switch (issue._tag) {
     case "Pointer":

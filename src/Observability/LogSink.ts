@@ -1,8 +1,6 @@
-/**
- * Lines for standard output that never wait for its reader. A turn's lines leave together, in writes of whole lines
- * of at most PIPE_BUF bytes (a pipe takes such a write whole, so workers sharing it never mix within a line), one
- * write at a time. Past `limitBytes` waiting, lines are dropped and counted.
- */
+// Lines for standard output that never wait for its reader. A turn's lines leave together, in writes of whole lines
+// of at most PIPE_BUF bytes (a pipe takes such a write whole, so workers sharing it never mix within a line), one
+// write at a time. Past `limitBytes` waiting, lines are dropped and counted.
 import { constants, fstatSync, openSync, write as fsWrite, writeSync } from "node:fs"
 import { isatty } from "node:tty"
 
@@ -26,10 +24,8 @@ const atOnce =
     done(null, written)
   }
 
-/**
- * Writes to `fd` that never wait on the event loop: a pipe reopened without blocking (its own open file, so no other
- * process sharing it sees the flag), a file at once, anything else (a socket, a terminal) by a thread.
- */
+// Writes to `fd` that never wait on the event loop: a pipe reopened without blocking (its own open file, so no other
+// process sharing it sees the flag), a file at once, anything else (a socket, a terminal) by a thread.
 export const writeTo = (fd: number): Write => {
   try {
     const stat = fstatSync(fd)
@@ -131,7 +127,6 @@ export const makeSink = (write: Write, options: SinkOptions = {}) => {
     }
   }
 
-  /** Calls `done` once everything given so far is written. */
   const whenWritten = (done: () => void): void => {
     if (waiting === 0) return done()
     idle.push(done)

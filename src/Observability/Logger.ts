@@ -1,7 +1,4 @@
-/**
- * LOG_LEVEL and LOG_FORMAT as Effect's loggers, written through a Console whose lines go to standard output's sink
- * (LogSink.ts): a slow or stopped reader never holds the service back.
- */
+// LOG_LEVEL and LOG_FORMAT as Effect's loggers, through a Console on LogSink.ts, which never waits for its reader.
 import { format } from "node:util"
 import { Console, Context, Effect, Formatter, Layer, Logger, type LogLevel, Metric, References } from "effect"
 import { AppConfig } from "../Config.ts"
@@ -18,10 +15,8 @@ const LEVELS: Record<AppConfig["Service"]["logLevel"], LogLevel.LogLevel> = {
 const isPlain = (value: unknown): boolean =>
   value === null || (typeof value !== "object" && typeof value !== "bigint" && typeof value !== "function")
 
-/**
- * `Logger.consoleJson`'s line. Where every value is plain (the request line), it is written with one JSON.stringify:
- * the generic formatter's redacting, cycle-safe walk is most of a request line's cost (bench/README.md).
- */
+// `Logger.consoleJson`'s line. Where every value is plain (the request line), it is written with one JSON.stringify:
+// the generic formatter's redacting, cycle-safe walk is most of a request line's cost (bench/README.md).
 export const jsonLogger = Logger.withConsoleLog(
   Logger.make((options) => {
     const { cause, date, fiber, logLevel, message } = options
@@ -64,10 +59,7 @@ const droppedTotal = Metric.counter("log_lines_dropped_total", {
 })
 droppedTotal.updateUnsafe(0, Context.empty())
 
-/**
- * The Console the loggers write through, its lines to `write`; one warning through the loggers says how many were
- * dropped. When the layer closes it waits, at most 2 s, for what waits to be written.
- */
+// The loggers' Console, its lines to `write`: dropped ones told in one warning; on close it waits 2 s at most for all.
 export const consoleLayer = (write: Write) =>
   Layer.effect(
     Console.Console,
@@ -96,7 +88,6 @@ export const consoleLayer = (write: Write) =>
     })
   )
 
-/** Standard output, as this process writes it (LogSink.ts): opened once. */
 const stdout = writeTo(1)
 
 export const LoggerLive = Layer.unwrap(

@@ -1,8 +1,5 @@
-/**
- * The service's metrics in Effect's default registry, which /metrics renders with other modules' own. The request
- * path updates them with `updateUnsafe` on a metric made once per series. Counters are `incremental`: a value that
- * may go down is a gauge, as `PrometheusMetrics` types every counter `counter`.
- */
+// The service's metrics in Effect's default registry, updated in place on a metric made once per series. Counters
+// are `incremental`: `PrometheusMetrics` types every counter `counter`, so one that may go down must be a gauge.
 import { Context, Layer, Metric } from "effect"
 import { PrometheusMetrics } from "effect/observability"
 import { AppConfig } from "../Config.ts"
@@ -76,7 +73,6 @@ export const observe = (route: string, status: number, durationMs: number): void
   latency(route).updateUnsafe(durationMs / 1000, NO_CONTEXT)
 }
 
-/** GET /metrics by `PrometheusMetrics`. */
 export const PrometheusRoute = PrometheusMetrics.layerHttp({ path: METRICS_PATH })
 
 /** On the public port, unless METRICS=false or METRICS_PORT moves it apart (then the path is an ordinary 404). */

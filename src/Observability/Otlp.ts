@@ -1,7 +1,4 @@
-/**
- * OTLP/HTTP export by Effect's own exporters when the OTEL_* variables ask for it; with none, nothing here is built,
- * so the framework keeps its untraced path. Each request's server span is named by its route.
- */
+// OTLP/HTTP export by Effect's exporters when OTEL_* ask for it; with none nothing here is built: no tracing cost.
 import { Duration, Effect, Layer, Option, Tracer } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientError, HttpMiddleware } from "effect/http"
 import { OtlpExporter, OtlpLogger, OtlpMetrics, OtlpSerialization, OtlpTracer } from "effect/observability"
@@ -29,10 +26,8 @@ const clientWithDeadline = (timeoutMs: number) =>
     )
   ).pipe(Layer.provide(FetchHttpClient.layer))
 
-/**
- * OTEL_TRACES_SAMPLER over Effect's tracer, which keeps every span: a new trace is kept at `ratio`; a child keeps its
- * parent's decision, and so does a request whose `traceparent` decided when the sampler is parent-based.
- */
+// OTEL_TRACES_SAMPLER over Effect's tracer, which keeps every span: a new trace is kept at `ratio`; a child keeps its
+// parent's decision, and so does a request whose `traceparent` decided when the sampler is parent-based.
 const sampling = (tracer: Tracer.Tracer, { parentBased, ratio }: OtlpSettings["sampler"]): Tracer.Tracer =>
   ratio === 1 && parentBased
     ? tracer
@@ -83,5 +78,4 @@ export const OtlpLive = Layer.unwrap(
   })
 )
 
-/** The service's log (LOG_LEVEL, LOG_FORMAT) and, when configured, the OTLP exporters; spans named by `ApiRoutes`. */
 export const ObservabilityLive = OtlpLive.pipe(Layer.provideMerge(LoggerLive))

@@ -1,7 +1,5 @@
-/**
- * The standard OpenTelemetry variables, read by EnvVar.ts's rules. As the OpenTelemetry SDKs do (Effect's own
- * `layerFromConfig` does not), an endpoint alone turns every signal on and `OTEL_*_EXPORTER=none` turns one off.
- */
+// The standard OpenTelemetry variables, read by EnvVar.ts's rules. As the OpenTelemetry SDKs do (Effect's own
+// `layerFromConfig` does not), an endpoint alone turns every signal on and `OTEL_*_EXPORTER=none` turns one off.
 import { Config, Effect, Schema, SchemaTransformation } from "effect"
 import * as EnvVar from "../EnvVar.ts"
 
@@ -53,7 +51,6 @@ const millis = (name: string, fallback: number) =>
     false
   )
 
-/** Each entry otlp or none (empty entries ignored), in any case. */
 const exporters = (name: string) => {
   const entry = Schema.String.pipe(
     Schema.decode(SchemaTransformation.trim()),
@@ -68,8 +65,7 @@ const exporters = (name: string) => {
 }
 
 const PROTOCOL = "OTEL_EXPORTER_OTLP_PROTOCOL"
-// JSON by default, where the spec says protobuf: Effect's protobuf encoder costs more CPU a span (bench/README.md),
-// and every OTLP/HTTP collector takes both
+// JSON by default (the spec says protobuf): Effect's protobuf encoder costs more CPU, and every collector takes both.
 const DEFAULT_PROTOCOL = "http/json"
 
 const SAMPLERS = [
@@ -103,13 +99,11 @@ const sampler = Effect.gen(function* () {
 export const otlpSettings = Effect.gen(function* () {
   if ((yield* EnvVar.oneOf("OTEL_SDK_DISABLED", ["true", "false"], false)) === "true") return undefined
   const base = yield* endpoint("OTEL_EXPORTER_OTLP_ENDPOINT")
-  /** Milliseconds between exports, per signal. */
   const intervals = {
     traces: yield* millis("OTEL_BSP_SCHEDULE_DELAY", 5_000),
     metrics: yield* millis("OTEL_METRIC_EXPORT_INTERVAL", 60_000),
     logs: yield* millis("OTEL_BLRP_SCHEDULE_DELAY", 1_000)
   }
-  /** Where each signal goes; a signal that is off has none. */
   const urls: Partial<Record<(typeof SIGNALS)[number], string>> = {}
   for (const signal of SIGNALS) {
     const upper = signal.toUpperCase()
@@ -120,9 +114,9 @@ export const otlpSettings = Effect.gen(function* () {
   }
   if (Object.keys(urls).length === 0) return undefined
   if ((yield* EnvVar.text(PROTOCOL))?.toLowerCase() === "grpc") {
-    return yield* new EnvVar.InvalidConfig({
-      message: `${PROTOCOL} grpc is not supported: use ${DEFAULT_PROTOCOL} (the default) or http/protobuf`
-    })
+    return yield* EnvVar.invalid(
+      `${PROTOCOL} grpc is not supported: use ${DEFAULT_PROTOCOL} (the default) or http/protobuf`
+    )
   }
   const { "service.name": named, ...attributes } = yield* pairs("OTEL_RESOURCE_ATTRIBUTES")
   return {
@@ -133,7 +127,6 @@ export const otlpSettings = Effect.gen(function* () {
     headers: yield* pairs("OTEL_EXPORTER_OTLP_HEADERS"),
     protocol: (yield* EnvVar.oneOf(PROTOCOL, ["http/protobuf", "http/json"], false)) ?? DEFAULT_PROTOCOL,
     compression: (yield* EnvVar.oneOf("OTEL_EXPORTER_OTLP_COMPRESSION", ["gzip", "none"], false)) ?? "none",
-    /** One export's deadline, after which it counts as failed. */
     timeoutMs: yield* millis("OTEL_EXPORTER_OTLP_TIMEOUT", 10_000),
     intervals,
     sampler: yield* sampler

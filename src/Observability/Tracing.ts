@@ -7,9 +7,7 @@ const KEY_ID_ATTRIBUTE = "tools_api.key_id"
 
 export interface Traced {
   readonly enabled: boolean
-  /** `effect` as a child span of the request's, named `name`, when traces are exported; else `effect` itself. */
   readonly span: <A, E, R>(name: string, effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
-  /** `effect` with the caller named on the request's span (`Effect.annotateCurrentSpan`), when traces are exported. */
   readonly caller: <A, E, R>(keyId: string, effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
 }
 

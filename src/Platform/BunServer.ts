@@ -3,6 +3,7 @@ import { Context, Effect, Layer, Predicate } from "effect"
 import { HttpEffect, HttpRouter, type HttpServerRequest } from "effect/http"
 import { AppConfig, InvalidConfig } from "../Config.ts"
 import { PeerAddress } from "../Http/ClientAddress.ts"
+import { PrometheusRoute } from "../Observability/Metrics.ts"
 
 const canListen = (hostname: string): boolean => {
   try {
@@ -13,10 +14,7 @@ const canListen = (hostname: string): boolean => {
   }
 }
 
-/**
- * A failed listen naming the variable at fault: Bun's own errors can mislead ("Is port 0 in use?" for an address that
- * is not this machine's), so if nothing can listen on the host, its variable is wrong; otherwise the port's is.
- */
+// Names the variable at fault, as Bun's errors mislead: the host's if nothing can listen on it, else the port's.
 const listen = (options: Bun.Serve.Options<undefined>, names = { host: "HOST", port: "PORT" }) =>
   Effect.try({
     try: () => Bun.serve(options),
@@ -80,3 +78,16 @@ export const layer = <E, R>(app: Layer.Layer<never, E, R>) =>
       return { hostname: server.hostname ?? hostname, port: server.port ?? port }
     })
   )
+
+// METRICS_PORT: /metrics on a listener of its own, served as the API is, and off the public port.
+export const MetricsListenerLive = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const { host, metrics, metricsHost, metricsPort } = yield* AppConfig
+    if (!metrics || metricsPort === undefined) return
+    const hostname = metricsHost ?? host
+    const names = { host: "METRICS_HOST", port: "METRICS_PORT" }
+    const server = yield* serve(PrometheusRoute, { hostname, port: metricsPort }, names)
+    const shown = hostname.includes(":") ? `[${hostname}]` : hostname
+    yield* Effect.logInfo(`Metrics on http://${shown}:${server.port}/metrics`)
+  })
+)

@@ -10,10 +10,8 @@ const failure = (module: string, method: string, cause: unknown) => {
   return PlatformError.systemError({ _tag: "Unknown", module, method, description, cause })
 }
 
-/**
- * Whether a standard descriptor was closed when the process started (`>&-`): Bun then opens /dev/null in its place,
- * where writes vanish unseen, and opens it close-on-exec, which no inherited descriptor is. Linux only (/proc).
- */
+// Whether a standard descriptor was closed when the process started (`>&-`): Bun then opens /dev/null in its place,
+// where writes vanish unseen, and opens it close-on-exec, which no inherited descriptor is. Linux only (/proc).
 const closedAtStart = (fd: number): boolean => {
   try {
     const flags = /^flags:\s*([0-7]+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, "utf8"))?.[1]

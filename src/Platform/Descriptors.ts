@@ -1,7 +1,4 @@
-/**
- * The open-file limit caps the connections (one descriptor each): at start the soft limit is raised to the hard one,
- * the operator's (`ulimit -Hn`, systemd `LimitNOFILE`, Docker `--ulimit`), and both are logged.
- */
+// The open-file limit caps the connections: at start the soft limit is raised to the operator's hard one, both logged.
 import { dlopen, FFIType } from "bun:ffi"
 import { Effect, Result } from "effect"
 

@@ -1,7 +1,5 @@
-/**
- * `BunRuntime.runMain`'s part (no stable `@effect/platform-bun` for Effect 4): SIGINT and SIGTERM interrupt, so every
- * finalizer runs and the exit is 0. SIGHUP is ignored here, as its default would end the process mid-request.
- */
+// `BunRuntime.runMain`'s part (no stable `@effect/platform-bun` for Effect 4): SIGINT and SIGTERM interrupt, so every
+// finalizer runs and the exit is 0. SIGHUP is ignored here, as its default would end the process mid-request.
 import { Cause, Effect, Exit, Predicate, Runtime } from "effect"
 
 /** A stop by signal exits 130 instead, so a script knows an offline answer was cut short. */
@@ -12,7 +10,6 @@ export const exitOnInterrupt = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.E
     })
   )
 
-/** A failed start as the one line on stderr: a bad setting names its variable. */
 export const reportStartFailure = (failure: unknown): void => {
   if (Predicate.isTagged(failure, "WorkerStartFailed")) return // the worker has said why
   const config = Predicate.isTagged(failure, "InvalidConfig") && failure instanceof Error

@@ -11,7 +11,6 @@ import { RateLimiterLive } from "../RateLimit/Limiter.ts"
 import { ApiKeyStore, holdsNoKey } from "../Services/ApiKeyStore.ts"
 import { Drain } from "../Services/Drain.ts"
 import * as BunServer from "./BunServer.ts"
-import { MetricsListenerLive } from "./MetricsListener.ts"
 import { logDescriptorLimit } from "./Descriptors.ts"
 import { supervise } from "./Supervisor.ts"
 
@@ -72,7 +71,7 @@ export const ObservabilityServed = ObservabilityLive.pipe(Layer.provideMerge(Api
 export const ServerLive = Layer.mergeAll(DrainOnShutdown, Started, ReloadKeysOnHangup).pipe(
   Layer.provide(BunServer.layer(HttpLive.pipe(Layer.provide(HttpServer.layerServices)))),
   // First: a METRICS_PORT that cannot be listened on stops the start before the public port listens.
-  Layer.provide(MetricsListenerLive),
+  Layer.provide(BunServer.MetricsListenerLive),
   Layer.provide(ServicesLive),
   Layer.provide(ObservabilityServed),
   Layer.provide(AppConfig.layer)

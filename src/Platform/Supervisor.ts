@@ -108,10 +108,7 @@ const heartbeat = (pool: Pool) =>
     return yield* Effect.repeat(beat, Schedule.spaced(HEARTBEAT_MS))
   })
 
-/**
- * Runs until interrupted; forwards SIGHUP. The first worker starts alone, so a bad setting is reported once; scoped
- * fibers stop in reverse order, so restarts and heartbeat end before `stopAll`.
- */
+// The first worker starts alone, so a bad setting is reported once; restarts and heartbeat stop before `stopAll`.
 export const supervise = (count: number, port: number, host: string, noKeys: boolean) =>
   Effect.gen(function* () {
     const claimed = yield* claimPort(host, port)

@@ -1,7 +1,5 @@
-/**
- * Effect's Redis store made fail-open: from a command's first failure until a probe (once a second) answers, each
- * instance decides from its own memory, on Redis's clock; the outage is logged once, with its reason.
- */
+// Effect's Redis store made fail-open: from a command's first failure until a probe (once a second) answers, each
+// instance decides from its own memory, on Redis's clock; the outage is logged once, with its reason.
 import { Clock, Context, Effect, Layer, Metric, Schedule } from "effect"
 import { RateLimiter, Redis } from "effect/persistence"
 import { clockAt, makeMemoryStore } from "./MemoryStore.ts"

@@ -27,7 +27,6 @@ export const DOCUMENTED: Readonly<Record<(typeof NAMES)[number] | typeof RETRY_A
   }
 }
 
-/** The headers a browser app may read on an allowed origin's response: these, with `Retry-After`. */
 export const EXPOSED: ReadonlyArray<string> = [...NAMES, RETRY_AFTER]
 
 /** The headers of a decision, at `now` (epoch ms), lower-case as sent; `Retry-After` when it refused. */

@@ -28,8 +28,7 @@ const decide = (limit: number, refillMs: number, tokens: number, [left, elapsedM
   return { allowed: false, limit, remaining: held, resetSeconds, retryAfterSeconds: Math.max(1, seconds(retryMs)) }
 }
 
-// Straight from the store: Effect's `consume` reports 0 left on a refusal, and a refused batch shows what is left.
-// Only the Redis store fails, and FailOpen.ts answers its failures from memory.
+// From the store, not `consume`, which reports 0 left on a refusal; only Redis fails, and FailOpen.ts answers for it.
 const make = (options: RateLimiterOptions) =>
   Effect.map(Effect.service(RateLimiterStore), (store) => {
     const bucket = (limit: number, key: string, tokens: number): Effect.Effect<RateLimitDecision> => {
@@ -51,21 +50,16 @@ export class RateLimiter extends Context.Service<
   {
     /** A key's bucket holds at most this many tokens (RATE_LIMIT_PER_MINUTE) unless the key has its own limit. */
     readonly capacity: number
-    /**
-     * Takes `tokens` (default 1) from the bucket named `key` (ApiKeyStore's `Caller.bucket`) if it has them all; it
-     * holds `limit` tokens, refilled over a minute (default `capacity`).
-     */
+    /** Takes `tokens` (default 1) from bucket `key` if it has them all; it holds `limit` a minute (or `capacity`). */
     readonly take: (key: string, tokens?: number, limit?: number) => Effect.Effect<RateLimitDecision>
     /** Counts a failed authentication from `address` (ClientAddress.ts's canonical form); refused: over budget. */
     readonly recordAuthFailure: (address: string) => Effect.Effect<RateLimitDecision>
   }
 >()("app/RateLimiter") {
-  /** Explicit numbers, no configuration read, over `store` (by default a fresh memory store). */
   static readonly Test = (options: RateLimiterOptions, store: Store = makeMemoryStore()) =>
     Layer.effect(RateLimiter, Effect.provideService(make(options), RateLimiterStore, store))
 }
 
-/** With RATE_LIMIT_PER_MINUTE, AUTH_FAILURES_PER_MINUTE; in Redis with REDIS_URL, so all instances share one limit. */
 export const RateLimiterLive: Layer.Layer<RateLimiter, InvalidConfig, AppConfig> = Layer.unwrap(
   Effect.map(AppConfig, (s) => {
     const store = s.redisUrl === undefined ? layerStoreMemory : layerStoreFailOpen

@@ -1,9 +1,6 @@
-/**
- * Effect's memory store (`RateLimiter.layerStoreMemory`), bounded: it keeps every bucket it ever made. Each table
- * (keys; addresses, so a flood of addresses cannot evict keys) is two generations of Effect's store, a new one each
- * window or at half the cap, the one before dropped: its buckets are full by then, the same as none. A bucket found
- * only in the older one moves to the newer with its exact state; a sweep every half window ages an idle table too.
- */
+// Effect's memory store, bounded (it keeps every bucket it made). Each table (keys; addresses, so their flood cannot
+// evict keys) is two generations of it, a new one each window or at half the cap, the older dropped (its buckets are
+// full by then, as good as none); a bucket only in the older moves to the newer with its exact state.
 import { Clock, Effect, Layer, Schedule } from "effect"
 import { RateLimiter } from "effect/persistence"
 
@@ -64,7 +61,6 @@ const table = (maxEntries: number) => {
   return { take, sweep, size }
 }
 
-/** The store, for the limiter and the Redis store's fallback; keys starting `address:` go to the address table. */
 export const makeMemoryStore = (maxEntries = MAX_ENTRIES) => {
   const tables = { keys: table(maxEntries), addresses: table(maxEntries) }
   const tokenBucket: Store["tokenBucket"] = (options) =>
@@ -83,7 +79,6 @@ export const makeMemoryStore = (maxEntries = MAX_ENTRIES) => {
 
 export type MemoryStore = ReturnType<typeof makeMemoryStore>
 
-/** Buckets in this process, idle ones swept while the layer lasts. */
 export const layerStoreMemory = Layer.effect(
   RateLimiter.RateLimiterStore,
   Effect.tap(Effect.sync(makeMemoryStore), (store) => store.sweepEvery)

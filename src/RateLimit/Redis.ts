@@ -1,8 +1,6 @@
-/**
- * Effect's `Redis` service on ioredis (README, "Redis client"), for REDIS_URL. A command fails at once while the
- * connection is down, and when no reply at all came for 250 ms while it waits, or after 800 ms (a busy Redis is slow,
- * not down); each verdict first waits an event-loop turn, in which Bun reads the replies a burst kept it from reading.
- */
+// Effect's `Redis` service on ioredis (README, "Redis client"), for REDIS_URL. A command fails at once while the
+// connection is down, and when no reply at all came for 250 ms while it waits, or after 800 ms (a busy Redis is slow,
+// not down); each verdict first waits an event-loop turn, in which Bun reads the replies a burst kept it from reading.
 import { once } from "node:events"
 import { Effect } from "effect"
 import { Redis } from "effect/persistence"
@@ -18,10 +16,7 @@ const innermost = (error: unknown): unknown => {
 }
 const unused = Effect.fail(new Redis.RedisError({ cause: "not offered: the rate limiter sends commands only" }))
 
-/**
- * REDIS_URL as ioredis's options, read with WHATWG `URL`: given the string, ioredis reads it with Node's deprecated
- * `url.parse`, and the compiled binary prints DEP0169 on stderr.
- */
+// REDIS_URL as ioredis's options: given the string, ioredis parses it with Node's deprecated url.parse (DEP0169).
 export const clientOptions = (url: URL) => {
   const db = url.pathname.replace(/^\//, "")
   return {

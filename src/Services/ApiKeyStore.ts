@@ -1,6 +1,7 @@
 /** API keys from API_KEYS and API_KEYS_FILE, kept as SHA-256 digests only: no key's text reaches a log or a metric. */
 import { randomBytes } from "node:crypto"
 import { Console, Context, Effect, Layer, Redacted, Result, Semaphore } from "effect"
+import type { CurrentCaller } from "../Api.ts"
 import { AppConfig, InvalidConfig } from "../Config.ts"
 import { readFinishedFile, readRegularFile } from "./FinishedFile.ts"
 import { type Keys, type Own, parseKeyList, parseKeysFile, sha256Hex, SHORT_KEY } from "./KeyFile.ts"
@@ -26,15 +27,8 @@ const warnShort = (short: ReadonlyArray<string>) =>
           `keys in Redis key names and log ids can be reversed by guessing; use ${SHORT_KEY} or more random characters`
       )
 
-/**
- * A known key's names, never its text: `id` for people (its name, else `key_` and 8 hex of its digest: two keys may
- * share it), `bucket` its rate-limit bucket (128 bits of the digest, never shared), `limit` its own, if given.
- */
-export interface Caller {
-  readonly id: string
-  readonly bucket: string
-  readonly limit?: number | undefined
-}
+// `id` is for people (two keys may share `key_<8 hex>`); `bucket` is never shared.
+type Caller = CurrentCaller["Service"]
 
 const callersOf = (digests: Iterable<string>, own?: ReadonlyMap<string, Own>) => {
   const callers = new Map<string, Caller>()

@@ -22,10 +22,7 @@ const kind = (stats: Stats) =>
           ? "a socket"
           : "another kind of file"
 
-/**
- * The file's text and modification time, or why not (naming the path). A FIFO or a device (a symlink to /dev/zero)
- * is refused at once, never waited on or read forever; symlinks are followed (Kubernetes mounts secrets with them).
- */
+// The text and mtime, or why not: a FIFO or device is refused, never waited on; symlinks followed (Kubernetes secrets).
 export const readRegularFile = (path: string): Snapshot | string => {
   const refused = (why: string) => `${path} could not be read: ${why}`
   let fd: number | undefined

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { GENERATED_KEY_ENV, NAMES, WORKER_ENV } from "../../src/Config.ts"
+import { SETTINGS } from "../../src/Config.ts"
 import { OTEL_NAMES } from "../../src/Observability/OtlpConfig.ts"
 import { binary } from "../support/Binary.ts"
 import { command, runOnce, start } from "../support/Process.ts"
@@ -294,7 +294,7 @@ describe("the command line itself", () => {
     expect(result.code).toBe(0)
     for (const name of ["serve", "parse", "generate", "wage", "health"])
       expect(result.stdout).toMatch(new RegExp(`^  ${name} `, "m"))
-    const variables = NAMES.filter((name) => name !== WORKER_ENV && name !== GENERATED_KEY_ENV)
+    const variables = [...Object.keys(SETTINGS), ...OTEL_NAMES]
     expect(variables).toEqual(expect.arrayContaining([...OTEL_NAMES, "PORT", "UA_CACHE_SIZE"]))
     for (const name of variables) expect(result.stdout).toMatch(new RegExp(`\\b${name}\\b`))
   }, 30_000)

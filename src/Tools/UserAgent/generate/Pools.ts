@@ -2,7 +2,7 @@
 import { Effect, Random } from "effect"
 import type { InvalidRequest } from "../../../Errors.ts"
 import type { UserAgentInfo } from "../Schemas.ts"
-import { checkCombination, type GenerateOptions, invalid } from "./Combinations.ts"
+import { type GenerateOptions, invalid } from "./Combinations.ts"
 import { fill } from "./Fill.ts"
 
 export interface TrafficEntry {
@@ -42,12 +42,6 @@ export const newestMajors = (infos: Iterable<UserAgentInfo>): Map<string, number
   return newest
 }
 
-// A browser the data never gives a version for cannot be judged and stays.
-const isCurrent = (info: UserAgentInfo, newest: Map<string, number>): boolean => {
-  const top = newest.get(info.browser.name)
-  return top === undefined || major(info.browser.version) >= top - CURRENT_MAJORS
-}
-
 const sumBy = (candidates: ReadonlyArray<Candidate>): Map<string, number> => {
   const sums = new Map<string, number>()
   for (const c of candidates) sums.set(combination(c.info), (sums.get(combination(c.info)) ?? 0) + c.weight)
@@ -65,7 +59,11 @@ export const buildPools = (traffic: Iterable<TrafficEntry>, parse: (ua: string) 
     if (!info.bot.isBot) parsed.push({ info, weight, filled: false })
   }
   const newest = newestMajors(parsed.map((c) => c.info))
-  const kept = parsed.filter((c) => isCurrent(c.info, newest))
+  // a browser the data never gives a version for cannot be judged and stays
+  const kept = parsed.filter(({ info }) => {
+    const top = newest.get(info.browser.name)
+    return top === undefined || major(info.browser.version) >= top - CURRENT_MAJORS
+  })
   const before = sumBy(parsed)
   const after = sumBy(kept)
   const current = kept.map((c) => {
@@ -125,12 +123,9 @@ export const seeded = <A, E, R>(self: Effect.Effect<A, E, R>, seed: number, inde
     index > 0 ? `${seed}:${index}` : Number.isInteger(seed) && seed >= 0 && seed < 2 ** 32 ? seed : `seed:${seed}`
   )
 
+/** A draw from the pool for `options`, a combination the caller has checked (`checkCombination`). */
 export const generate = (pools: Pools, options: GenerateOptions): Effect.Effect<UserAgentInfo, InvalidRequest> =>
-  Effect.suspend(() => {
-    const wrong = checkCombination(options)
-    if (wrong !== undefined) return Effect.fail(wrong)
-    return Effect.flatMap(Random.next, (r) => {
-      const info = pick(poolFor(pools, options), r)
-      return info === undefined ? Effect.fail(emptyPool(options)) : Effect.succeed(info)
-    })
+  Effect.flatMap(Random.next, (r) => {
+    const info = pick(poolFor(pools, options), r)
+    return info === undefined ? Effect.fail(emptyPool(options)) : Effect.succeed(info)
   })

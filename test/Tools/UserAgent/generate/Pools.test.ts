@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test"
-import { Effect, Random, Result } from "effect"
+import { Effect, Layer, Random, Result } from "effect"
 import * as fc from "fast-check"
 import UserAgent from "user-agents"
+import { AppConfig } from "../../../../src/Config.ts"
 import type { InvalidRequest } from "../../../../src/Errors.ts"
 import type { BrowserFamily, DeviceFamily, OsFamily } from "../../../../src/Tools/UserAgent/Families.ts"
 import type { UserAgentInfo } from "../../../../src/Tools/UserAgent/Schemas.ts"
@@ -16,6 +17,7 @@ import {
   poolFor
 } from "../../../../src/Tools/UserAgent/generate/Pools.ts"
 import { parseUserAgent } from "../../../../src/Tools/UserAgent/parse/Normalise.ts"
+import { UserAgents } from "../../../../src/Tools/UserAgent/Service.ts"
 
 const pools = buildPools(UserAgent.top(), (ua) => parseUserAgent(ua))
 
@@ -66,8 +68,12 @@ describe("combinations", () => {
     [{ browser: "Chrome", os: "iOS", deviceType: "Desktop" }, "os"]
   ]
   for (const [options, path] of invalid) {
-    test(`${JSON.stringify(options)} is an InvalidRequest naming ${path}`, () => {
-      const result = run(options, 1)
+    test(`${JSON.stringify(options)} is an InvalidRequest naming ${path}`, async () => {
+      const result = await Effect.runPromise(
+        Effect.flatMap(UserAgents, (ua) => Effect.result(ua.generate({ ...options, seed: 1 }))).pipe(
+          Effect.provide(UserAgents.layer.pipe(Layer.provide(AppConfig.fromEnv({}))))
+        )
+      )
       if (Result.isSuccess(result)) throw new Error("expected an error")
       expect(result.failure._tag).toBe("InvalidRequest")
       expect(result.failure.details?.[0]?.path).toBe(path)

@@ -19,7 +19,7 @@ import {
 import { parseUserAgent } from "../../../../src/Tools/UserAgent/parse/Normalise.ts"
 import { UserAgents } from "../../../../src/Tools/UserAgent/Service.ts"
 
-const pools = buildPools(UserAgent.top(), (ua) => parseUserAgent(ua))
+const pools = Effect.runSync(buildPools(UserAgent.top(), (ua) => Effect.sync(() => parseUserAgent(ua))))
 
 const browsers: ReadonlyArray<BrowserFamily> = BROWSER_FAMILIES
 const oses: ReadonlyArray<OsFamily> = ["Windows", "macOS", "iOS", "Android", "Linux"]
@@ -45,6 +45,17 @@ const partial = fc.record(
   { browser: fc.constantFrom(...browsers), os: fc.constantFrom(...oses), deviceType: fc.constantFrom(...devices) },
   { requiredKeys: [] }
 )
+
+describe("buildPools", () => {
+  test("parses each distinct string once: the traffic's, then the fill strings the traffic lacks", () => {
+    const calls: Array<string> = []
+    const [first = "", ...rest] = fill
+    const traffic = ["a", "b", "a", first, "c", "b"].map((userAgent) => ({ userAgent, weight: 1 }))
+    const parse = (ua: string) => Effect.sync(() => (calls.push(ua), parseUserAgent(ua)))
+    Effect.runSync(buildPools(traffic, parse))
+    expect(calls).toEqual(["a", "b", first, "c", ...rest])
+  })
+})
 
 describe("combinations", () => {
   test("25 combinations exist, and every one can be generated", () => {

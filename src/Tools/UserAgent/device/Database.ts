@@ -1,6 +1,6 @@
 /** The generated file is read and checked at start, so a damaged one stops it; the lookups build in the background. */
 /// <reference path="./Generated.d.ts" />
-import { Context, Data, Deferred, Effect, Layer, Schema } from "effect"
+import { Context, Data, Effect, Fiber, Layer, Schema } from "effect"
 import { readFile } from "node:fs/promises"
 import file from "../../../../generated/devices.data" with { type: "file" }
 import { Slicer } from "../Slicer.ts"
@@ -46,11 +46,10 @@ export class DeviceDatabase extends Context.Service<
     Effect.gen(function* () {
       const data = yield* readDeviceData(file)
       const { pause } = yield* Slicer
-      const built = yield* Deferred.make<Lookups>()
       // a fiber that ends with the build, so nothing keeps the parsed file
       const building = Effect.map(build(data, pause), lookups).pipe(Effect.withSpan("DeviceDatabase.build"))
-      yield* Effect.forkScoped(Deferred.into(building, built))
-      return DeviceDatabase.of({ lookups: Deferred.await(built) })
+      const built = yield* Effect.forkScoped(building)
+      return DeviceDatabase.of({ lookups: Fiber.join(built) })
     })
   ).pipe(Layer.provide(Slicer.layer))
 }

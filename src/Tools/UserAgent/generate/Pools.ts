@@ -101,16 +101,9 @@ export const poolFor = (pools: Pools, options: GenerateOptions): Pool => {
 }
 
 export const pick = (pool: Pool, r: number): UserAgentInfo | undefined => {
-  const total = pool.cumulative[pool.cumulative.length - 1] ?? 0
-  const target = r * total
-  let low = 0
-  let high = pool.cumulative.length - 1
-  while (low < high) {
-    const mid = (low + high) >>> 1
-    if ((pool.cumulative[mid] ?? 0) > target) high = mid
-    else low = mid + 1
-  }
-  return pool.infos[low]
+  const target = r * (pool.cumulative[pool.cumulative.length - 1] ?? 0)
+  const at = pool.cumulative.findIndex((sum) => sum > target)
+  return pool.infos[at === -1 ? pool.infos.length - 1 : at]
 }
 
 const emptyPool = (options: GenerateOptions): InvalidRequest => {

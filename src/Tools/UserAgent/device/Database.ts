@@ -34,13 +34,9 @@ export const readDeviceData = (path: string): Effect.Effect<DeviceData, DeviceDa
   )
 }
 
-export class DeviceDatabase extends Context.Service<
-  DeviceDatabase,
-  {
-    /** Waits for the build begun at start. */
-    readonly lookups: Effect.Effect<Lookups>
-  }
->()("app/DeviceDatabase") {
+export class DeviceDatabase extends Context.Service<DeviceDatabase, { readonly lookups: Effect.Effect<Lookups> }>()(
+  "app/DeviceDatabase"
+) {
   static readonly layer: Layer.Layer<DeviceDatabase, DeviceDataUnreadable> = Layer.effect(
     DeviceDatabase,
     Effect.gen(function* () {

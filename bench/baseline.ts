@@ -204,7 +204,9 @@ const handle = async (request: Request, headers: Record<string, string>): Promis
   // loaded on first use, as the service does
   if ((body as { operation?: unknown }).operation === "generate" && pools === undefined) {
     const { default: UserAgent } = await import("user-agents")
-    pools = buildPools(UserAgent.top(), (ua) => parseUserAgent(ua, undefined, { devices }))
+    pools = Effect.runSync(
+      buildPools(UserAgent.top(), (ua) => Effect.sync(() => parseUserAgent(ua, undefined, { devices })))
+    )
   }
   const data = parseRequest(body as Record<string, unknown>)
   return data instanceof Failure ? data : { success: true, data }

@@ -1,21 +1,15 @@
 /** User-Agent Client Hints: the request field that carries them, and the hints a parse reads. */
 import { Schema } from "effect"
 
-/** The longest value each hint may have: every value its specification allows, with room for GREASE brands. */
-const HINT_LENGTHS: Readonly<Record<string, number>> = {
-  "sec-ch-ua": 512,
-  "sec-ch-ua-full-version-list": 512,
-  "sec-ch-ua-form-factors": 128,
-  "sec-ch-ua-platform": 64,
-  "sec-ch-ua-platform-version": 64,
-  "sec-ch-ua-model": 64,
-  "sec-ch-ua-arch": 32,
-  "sec-ch-ua-bitness": 16,
-  "sec-ch-ua-mobile": 8,
-  "sec-ch-ua-wow64": 8
-}
-/** Any other `sec-ch-ua-*` name, which the parser may read too. */
-const OTHER_HINT_LENGTH = 128
+// The longest value each hint may have (docs/API.md's table): every value its specification allows, with room for
+// GREASE brands; sec-ch-ua-form-factors and any other `sec-ch-ua-*` name, which the parser may read too, 128.
+const HINT_LENGTHS: ReadonlyArray<readonly [number, ReadonlyArray<string>]> = [
+  [512, ["sec-ch-ua", "sec-ch-ua-full-version-list"]],
+  [64, ["sec-ch-ua-model", "sec-ch-ua-platform", "sec-ch-ua-platform-version"]],
+  [32, ["sec-ch-ua-arch"]],
+  [16, ["sec-ch-ua-bitness"]],
+  [8, ["sec-ch-ua-mobile", "sec-ch-ua-wow64"]]
+]
 
 const isHint = (name: string): boolean => name.toLowerCase().startsWith("sec-ch-ua")
 
@@ -23,7 +17,7 @@ const isHint = (name: string): boolean => name.toLowerCase().startsWith("sec-ch-
 const hintTooLong = (headers: Readonly<Record<string, string>>) => {
   for (const [name, value] of Object.entries(headers)) {
     if (!isHint(name)) continue
-    const limit = HINT_LENGTHS[name.toLowerCase()] ?? OTHER_HINT_LENGTH
+    const limit = HINT_LENGTHS.find(([, names]) => names.includes(name.toLowerCase()))?.[0] ?? 128
     if (value.length > limit) return { path: [name], issue: `must be at most ${limit} characters` }
   }
   return undefined

@@ -10,10 +10,9 @@ import type { UserAgentInfo } from "./Schemas.ts"
 import { Slicer } from "./Slicer.ts"
 import { DeviceDatabase, type DeviceDataUnreadable } from "./device/Database.ts"
 import type { Lookup } from "./device/Lookup.ts"
-import { fill } from "./generate/Fill.ts"
 import { checkCombination, type GenerateOptions, invalid } from "./generate/Combinations.ts"
 import { buildPools, generate, type Pools, seeded } from "./generate/Pools.ts"
-import { parseAll, trafficEntries } from "./generate/Traffic.ts"
+import { trafficEntries } from "./generate/Traffic.ts"
 import { countHit, countMiss, makeParseCache } from "./parse/Cache.ts"
 import { parseUserAgent } from "./parse/Normalise.ts"
 
@@ -97,9 +96,7 @@ export class UserAgents extends Context.Service<
         const text = yield* Effect.promise(() => readFile(String(trafficFile), "utf8"))
         const entries = yield* trafficEntries(text, slice)
         const { identify } = yield* devices.lookups
-        const parseOne = (ua: string) => Effect.sync(() => safeParse(identify, ua))
-        const parsed = yield* parseAll([...entries.map((entry) => entry.userAgent), ...fill], parseOne, slice)
-        return buildPools(entries, (ua) => parsed.get(ua) ?? safeParse(identify, ua))
+        return yield* buildPools(entries, (ua) => Effect.map(slice, () => safeParse(identify, ua)))
       }).pipe(Effect.withSpan("UserAgents.loadPools"))
       const pools = yield* Effect.cached(loadPools)
 

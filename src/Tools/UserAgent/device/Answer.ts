@@ -6,9 +6,6 @@ import type { DeviceIdentity } from "./Lookup.ts"
 // what browsers send in the model's place (Chrome's reduced "K"), and emulators' stand-ins
 const placeholder = /^(?:K|Unspecified Device|Unknown|generic)$/i
 
-const knownModel = (model: string | undefined): string =>
-  placeholder.test(model?.trim() ?? "") ? UNKNOWN : known(model)
-
 const plain = (s: string): string => s.toLowerCase().replace(/[\s_-]+/g, " ")
 
 /** The code the database matched on, without the delimiters around it and the brand in front ("SAMSUNG-SM-G900A"). */
@@ -18,10 +15,6 @@ const matchedCode = (ua: string, match: string, brand: string): string => {
   const code = (/[A-Za-z0-9]$/.test(match) && variant !== undefined ? match + variant : match)
     .replace(/^(?:sprd-|[^A-Za-z0-9]+)/i, "")
     .replace(/(?:[\s);/,_-]|\bBuild\b)+$/i, "")
-  return withoutBrand(code, brand)
-}
-
-const withoutBrand = (code: string, brand: string): string => {
   const written = new RegExp(`^${brand.replace(/\W+/g, "\\W?")}`, "i").exec(code)?.[0]
   if (written === undefined) return code
   const rest = code.slice(written.length)
@@ -84,6 +77,6 @@ export const deviceAnswer = (
   type: DeviceType | undefined
 ) => ({
   vendor: identity?.brand ?? (type === undefined ? undefined : vendorClue(ua, type)) ?? library.vendor,
-  model: modelOf(ua, knownModel(library.model), identity),
+  model: modelOf(ua, placeholder.test(library.model?.trim() ?? "") ? UNKNOWN : known(library.model), identity),
   name: identity === undefined ? UNKNOWN : nameOf(identity.brand, identity.name)
 })

@@ -1,6 +1,6 @@
 /** The generated file is read and checked at start, so a damaged one stops it; the lookups build in the background. */
 /// <reference path="./Generated.d.ts" />
-import { Context, Data, Deferred, Effect, Layer, Schema } from "effect"
+import { Context, Data, Effect, Fiber, Layer, Schema } from "effect"
 import { readFile } from "node:fs/promises"
 import file from "../../../../generated/devices.data" with { type: "file" }
 import { Slicer } from "../Slicer.ts"
@@ -34,23 +34,18 @@ export const readDeviceData = (path: string): Effect.Effect<DeviceData, DeviceDa
   )
 }
 
-export class DeviceDatabase extends Context.Service<
-  DeviceDatabase,
-  {
-    /** Waits for the build begun at start. */
-    readonly lookups: Effect.Effect<Lookups>
-  }
->()("app/DeviceDatabase") {
+export class DeviceDatabase extends Context.Service<DeviceDatabase, { readonly lookups: Effect.Effect<Lookups> }>()(
+  "app/DeviceDatabase"
+) {
   static readonly layer: Layer.Layer<DeviceDatabase, DeviceDataUnreadable> = Layer.effect(
     DeviceDatabase,
     Effect.gen(function* () {
       const data = yield* readDeviceData(file)
       const { pause } = yield* Slicer
-      const built = yield* Deferred.make<Lookups>()
       // a fiber that ends with the build, so nothing keeps the parsed file
       const building = Effect.map(build(data, pause), lookups).pipe(Effect.withSpan("DeviceDatabase.build"))
-      yield* Effect.forkScoped(Deferred.into(building, built))
-      return DeviceDatabase.of({ lookups: Deferred.await(built) })
+      const built = yield* Effect.forkScoped(building)
+      return DeviceDatabase.of({ lookups: Fiber.join(built) })
     })
   ).pipe(Layer.provide(Slicer.layer))
 }

@@ -13,11 +13,7 @@ export interface DeviceIdentity {
 
 export type Lookup = (ua: string) => DeviceIdentity | undefined
 
-export interface Lookups {
-  readonly identify: Lookup
-  /** every pattern in order, as Matomo runs them: what the index is checked against */
-  readonly scan: Lookup
-}
+export type Lookups = ReturnType<typeof lookups>
 
 interface Search {
   readonly model: (models: PatternIndex<number>, ua: string, lower: string) => Found<number>
@@ -49,7 +45,7 @@ const identify = (text: string, db: Database, search: Search): DeviceIdentity | 
   return { brand: vendor === "RIM" ? "BlackBerry" : vendor, name, code }
 }
 
-export const lookups = (db: Database): Lookups => {
+export const lookups = (db: Database) => {
   const recent = recentPatterns(RECENT)
   const byIndex: Search = {
     model: (models, ua, lower) => models.first(ua, lower, recent),
@@ -70,5 +66,8 @@ export const lookups = (db: Database): Lookups => {
       brand: (ua, _lower, open) => whole.scan(ua, compile, open)
     }
   }
-  return { identify: (ua) => identify(ua, db, byIndex), scan: (ua) => identify(ua, db, (scanning ??= scan())) }
+  const byIndexLookup: Lookup = (ua) => identify(ua, db, byIndex)
+  // every pattern in order, as Matomo runs them: what the index is checked against
+  const scanLookup: Lookup = (ua) => identify(ua, db, (scanning ??= scan()))
+  return { identify: byIndexLookup, scan: scanLookup }
 }

@@ -2,7 +2,7 @@
 import { Effect, Random } from "effect"
 import type { InvalidRequest } from "../../../Errors.ts"
 import type { UserAgentInfo } from "../Schemas.ts"
-import { checkCombination, type GenerateOptions, invalid } from "./Combinations.ts"
+import { type GenerateOptions, invalid } from "./Combinations.ts"
 import { fill } from "./Fill.ts"
 
 export interface TrafficEntry {
@@ -42,12 +42,6 @@ export const newestMajors = (infos: Iterable<UserAgentInfo>): Map<string, number
   return newest
 }
 
-// A browser the data never gives a version for cannot be judged and stays.
-const isCurrent = (info: UserAgentInfo, newest: Map<string, number>): boolean => {
-  const top = newest.get(info.browser.name)
-  return top === undefined || major(info.browser.version) >= top - CURRENT_MAJORS
-}
-
 const sumBy = (candidates: ReadonlyArray<Candidate>): Map<string, number> => {
   const sums = new Map<string, number>()
   for (const c of candidates) sums.set(combination(c.info), (sums.get(combination(c.info)) ?? 0) + c.weight)
@@ -56,30 +50,38 @@ const sumBy = (candidates: ReadonlyArray<Candidate>): Map<string, number> => {
 
 // Each distinct string parsed once, without bots and versions not current, and fill strings for thin combinations.
 // The dropped versions' weight goes to the current strings of their browser, OS and device type: the mix stays.
-export const buildPools = (traffic: Iterable<TrafficEntry>, parse: (ua: string) => UserAgentInfo): Pools => {
-  const weights = new Map<string, number>()
-  for (const { userAgent, weight } of traffic) weights.set(userAgent, (weights.get(userAgent) ?? 0) + weight)
-  const parsed: Array<Candidate> = []
-  for (const [userAgent, weight] of weights) {
-    const info = parse(userAgent)
-    if (!info.bot.isBot) parsed.push({ info, weight, filled: false })
-  }
-  const newest = newestMajors(parsed.map((c) => c.info))
-  const kept = parsed.filter((c) => isCurrent(c.info, newest))
-  const before = sumBy(parsed)
-  const after = sumBy(kept)
-  const current = kept.map((c) => {
-    const key = combination(c.info)
-    return { ...c, weight: (c.weight * (before.get(key) ?? 0)) / (after.get(key) ?? 1) }
+export const buildPools = (
+  traffic: Iterable<TrafficEntry>,
+  parse: (ua: string) => Effect.Effect<UserAgentInfo>
+): Effect.Effect<Pools> =>
+  Effect.gen(function* () {
+    const weights = new Map<string, number>()
+    for (const { userAgent, weight } of traffic) weights.set(userAgent, (weights.get(userAgent) ?? 0) + weight)
+    const parsed: Array<Candidate> = []
+    for (const [userAgent, weight] of weights) {
+      const info = yield* parse(userAgent)
+      if (!info.bot.isBot) parsed.push({ info, weight, filled: false })
+    }
+    const newest = newestMajors(parsed.map((c) => c.info))
+    // a browser the data never gives a version for cannot be judged and stays
+    const kept = parsed.filter(({ info }) => {
+      const top = newest.get(info.browser.name)
+      return top === undefined || major(info.browser.version) >= top - CURRENT_MAJORS
+    })
+    const before = sumBy(parsed)
+    const after = sumBy(kept)
+    const current = kept.map((c) => {
+      const key = combination(c.info)
+      return { ...c, weight: (c.weight * (before.get(key) ?? 0)) / (after.get(key) ?? 1) }
+    })
+    const counts = sumBy(current.map((c) => ({ ...c, weight: 1 })))
+    const smallest = Math.min(...current.map((c) => c.weight))
+    const missing = fill.filter((ua) => !weights.has(ua))
+    const filled = (yield* Effect.forEach(missing, parse))
+      .map((info) => ({ info, weight: smallest, filled: true }))
+      .filter((c) => !c.info.bot.isBot && (counts.get(combination(c.info)) ?? 0) < THIN)
+    return { candidates: [...current, ...filled], byOptions: new Map() }
   })
-  const counts = sumBy(current.map((c) => ({ ...c, weight: 1 })))
-  const smallest = Math.min(...current.map((c) => c.weight))
-  const filled = fill
-    .filter((ua) => !weights.has(ua))
-    .map((ua) => ({ info: parse(ua), weight: smallest, filled: true }))
-    .filter((c) => !c.info.bot.isBot && (counts.get(combination(c.info)) ?? 0) < THIN)
-  return { candidates: [...current, ...filled], byOptions: new Map() }
-}
 
 const matches = (info: UserAgentInfo, options: GenerateOptions): boolean =>
   (options.browser === undefined || info.browser.name === options.browser) &&
@@ -99,16 +101,9 @@ export const poolFor = (pools: Pools, options: GenerateOptions): Pool => {
 }
 
 export const pick = (pool: Pool, r: number): UserAgentInfo | undefined => {
-  const total = pool.cumulative[pool.cumulative.length - 1] ?? 0
-  const target = r * total
-  let low = 0
-  let high = pool.cumulative.length - 1
-  while (low < high) {
-    const mid = (low + high) >>> 1
-    if ((pool.cumulative[mid] ?? 0) > target) high = mid
-    else low = mid + 1
-  }
-  return pool.infos[low]
+  const target = r * (pool.cumulative[pool.cumulative.length - 1] ?? 0)
+  const at = pool.cumulative.findIndex((sum) => sum > target)
+  return pool.infos[at === -1 ? pool.infos.length - 1 : at]
 }
 
 const emptyPool = (options: GenerateOptions): InvalidRequest => {
@@ -125,12 +120,9 @@ export const seeded = <A, E, R>(self: Effect.Effect<A, E, R>, seed: number, inde
     index > 0 ? `${seed}:${index}` : Number.isInteger(seed) && seed >= 0 && seed < 2 ** 32 ? seed : `seed:${seed}`
   )
 
+/** A draw from the pool for `options`, a combination the caller has checked (`checkCombination`). */
 export const generate = (pools: Pools, options: GenerateOptions): Effect.Effect<UserAgentInfo, InvalidRequest> =>
-  Effect.suspend(() => {
-    const wrong = checkCombination(options)
-    if (wrong !== undefined) return Effect.fail(wrong)
-    return Effect.flatMap(Random.next, (r) => {
-      const info = pick(poolFor(pools, options), r)
-      return info === undefined ? Effect.fail(emptyPool(options)) : Effect.succeed(info)
-    })
+  Effect.flatMap(Random.next, (r) => {
+    const info = pick(poolFor(pools, options), r)
+    return info === undefined ? Effect.fail(emptyPool(options)) : Effect.succeed(info)
   })

@@ -1,6 +1,5 @@
 /** The traffic data set read and parsed a slice at a time: at once, it held every request of the process too long. */
 import { Effect } from "effect"
-import type { UserAgentInfo } from "../Schemas.ts"
 import type { TrafficEntry } from "./Pools.ts"
 
 // characters scanned between two looks at the budget
@@ -50,19 +49,4 @@ export const trafficEntries = (text: string, slice: Effect.Effect<void>): Effect
     const scan = scanner(text, (json) => entries.push(...entryOf(json)))
     for (let until = SCAN_STEP; scan(until); until += SCAN_STEP) yield* slice
     return entries
-  })
-
-/** Each distinct string's parse, a slice at a time. */
-export const parseAll = (
-  userAgents: Iterable<string>,
-  parse: (userAgent: string) => Effect.Effect<UserAgentInfo>,
-  slice: Effect.Effect<void>
-): Effect.Effect<Map<string, UserAgentInfo>> =>
-  Effect.gen(function* () {
-    const parsed = new Map<string, UserAgentInfo>()
-    for (const userAgent of new Set(userAgents)) {
-      parsed.set(userAgent, yield* parse(userAgent))
-      yield* slice
-    }
-    return parsed
   })

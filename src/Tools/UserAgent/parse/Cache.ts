@@ -6,7 +6,6 @@ import type { UserAgentInfo } from "../Schemas.ts"
 const CHARACTERS_PER_ENTRY = 512
 const MIN_CHARACTERS = 65_536
 
-/** The characters an entry holds: its string and its answer's. */
 const charactersOf = (info: UserAgentInfo, userAgent: string): number => {
   let total = userAgent.length
   for (const part of [info.browser, info.os, info.device, info.cpu, info.engine, info.bot]) {

@@ -58,9 +58,6 @@ export const normalise = (ua: string, result: ParserResult, options: NormaliseOp
   }
 }
 
-const isResult = (value: unknown): value is UAParser.IResult =>
-  typeof value === "object" && value !== null && "browser" in value
-
 /** Parse a string, refined by client hints when given (`new` matters: called as a function, UAParser drops them). */
 export const parseUserAgent = (
   ua: string,
@@ -81,6 +78,6 @@ export const parseUserAgent = (
   const model = hints["sec-ch-ua-model"]?.trim().replace(/^"|"$/g, "")
   // a function, so that `$&` in a model is not a replacement pattern
   const deviceText = model ? text.replace(/; K\)/, () => `; ${model})`) : text
-  const info = normalise(text, isResult(refined) ? refined : result, { ...options, mobileHint, deviceText })
+  const info = normalise(text, "browser" in refined ? refined : result, { ...options, mobileHint, deviceText })
   return { ...info, userAgent: ua }
 }

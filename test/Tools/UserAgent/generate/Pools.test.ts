@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test"
-import { Effect, Random, Result } from "effect"
+import { Effect, Layer, Random, Result } from "effect"
 import * as fc from "fast-check"
 import UserAgent from "user-agents"
+import { AppConfig } from "../../../../src/Config.ts"
 import type { InvalidRequest } from "../../../../src/Errors.ts"
 import type { BrowserFamily, DeviceFamily, OsFamily } from "../../../../src/Tools/UserAgent/Families.ts"
 import type { UserAgentInfo } from "../../../../src/Tools/UserAgent/Schemas.ts"
@@ -16,8 +17,9 @@ import {
   poolFor
 } from "../../../../src/Tools/UserAgent/generate/Pools.ts"
 import { parseUserAgent } from "../../../../src/Tools/UserAgent/parse/Normalise.ts"
+import { UserAgents } from "../../../../src/Tools/UserAgent/Service.ts"
 
-const pools = buildPools(UserAgent.top(), (ua) => parseUserAgent(ua))
+const pools = Effect.runSync(buildPools(UserAgent.top(), (ua) => Effect.sync(() => parseUserAgent(ua))))
 
 const browsers: ReadonlyArray<BrowserFamily> = BROWSER_FAMILIES
 const oses: ReadonlyArray<OsFamily> = ["Windows", "macOS", "iOS", "Android", "Linux"]
@@ -44,6 +46,17 @@ const partial = fc.record(
   { requiredKeys: [] }
 )
 
+describe("buildPools", () => {
+  test("parses each distinct string once: the traffic's, then the fill strings the traffic lacks", () => {
+    const calls: Array<string> = []
+    const [first = "", ...rest] = fill
+    const traffic = ["a", "b", "a", first, "c", "b"].map((userAgent) => ({ userAgent, weight: 1 }))
+    const parse = (ua: string) => Effect.sync(() => (calls.push(ua), parseUserAgent(ua)))
+    Effect.runSync(buildPools(traffic, parse))
+    expect(calls).toEqual(["a", "b", first, "c", ...rest])
+  })
+})
+
 describe("combinations", () => {
   test("25 combinations exist, and every one can be generated", () => {
     expect(allowed.length).toBe(25)
@@ -66,8 +79,12 @@ describe("combinations", () => {
     [{ browser: "Chrome", os: "iOS", deviceType: "Desktop" }, "os"]
   ]
   for (const [options, path] of invalid) {
-    test(`${JSON.stringify(options)} is an InvalidRequest naming ${path}`, () => {
-      const result = run(options, 1)
+    test(`${JSON.stringify(options)} is an InvalidRequest naming ${path}`, async () => {
+      const result = await Effect.runPromise(
+        Effect.flatMap(UserAgents, (ua) => Effect.result(ua.generate({ ...options, seed: 1 }))).pipe(
+          Effect.provide(UserAgents.layer.pipe(Layer.provide(AppConfig.fromEnv({}))))
+        )
+      )
       if (Result.isSuccess(result)) throw new Error("expected an error")
       expect(result.failure._tag).toBe("InvalidRequest")
       expect(result.failure.details?.[0]?.path).toBe(path)

@@ -3,8 +3,7 @@ import { readFileSync } from "node:fs"
 import { Effect } from "effect"
 import * as fc from "fast-check"
 import { makeSlicer } from "../../../../src/Tools/UserAgent/Slicer.ts"
-import { parseAll, trafficEntries } from "../../../../src/Tools/UserAgent/generate/Traffic.ts"
-import type { UserAgentInfo } from "../../../../src/Tools/UserAgent/Schemas.ts"
+import { trafficEntries } from "../../../../src/Tools/UserAgent/generate/Traffic.ts"
 
 const entries = (text: string) => Effect.runPromise(trafficEntries(text, makeSlicer()))
 const pick = (items: ReadonlyArray<{ userAgent?: unknown; weight?: unknown }>) =>
@@ -34,15 +33,5 @@ describe("trafficEntries: the data set read a slice at a time", () => {
         expect(await entries(text)).toEqual(pick(JSON.parse(text)))
       })
     )
-  })
-})
-
-describe("parseAll", () => {
-  test("each distinct string once, in a map", async () => {
-    const calls: Array<string> = []
-    const parse = (ua: string) => Effect.sync(() => (calls.push(ua), { userAgent: ua }) as unknown as UserAgentInfo)
-    const parsed = await Effect.runPromise(parseAll(["a", "b", "a", "c", "b"], parse, makeSlicer()))
-    expect(calls).toEqual(["a", "b", "c"])
-    expect([...parsed.keys()]).toEqual(["a", "b", "c"])
   })
 })

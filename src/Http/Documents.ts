@@ -65,9 +65,7 @@ const represent = (request: HttpServerRequest.HttpServerRequest, response: HttpS
 }
 
 const CachedLive = HttpRouter.middleware((httpEffect) =>
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-    Effect.map(httpEffect, (response) => represent(request, response))
-  )
+  Effect.zipWith(HttpServerRequest.HttpServerRequest, httpEffect, represent)
 ).layer
 
 export const FAVICON =

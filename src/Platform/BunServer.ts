@@ -1,18 +1,12 @@
 /** The application on `Bun.serve`, as a web handler sharing the running program's services and finalizers. */
-import { Context, Effect, Layer, Predicate } from "effect"
+import { Context, Effect, Layer, Predicate, Result } from "effect"
 import { HttpEffect, HttpRouter, type HttpServerRequest } from "effect/http"
 import { AppConfig, InvalidConfig } from "../Config.ts"
 import { PeerAddress } from "../Http/ClientAddress.ts"
 import { PrometheusRoute } from "../Observability/Metrics.ts"
 
-const canListen = (hostname: string): boolean => {
-  try {
-    Bun.serve({ hostname, port: 0, fetch: () => new Response() }).stop(true)
-    return true
-  } catch {
-    return false
-  }
-}
+const canListen = (hostname: string): boolean =>
+  Result.isSuccess(Result.try(() => Bun.serve({ hostname, port: 0, fetch: () => new Response() }).stop(true)))
 
 // Names the variable at fault, as Bun's errors mislead: the host's if nothing can listen on it, else the port's.
 const listen = (options: Bun.Serve.Options<undefined>, names = { host: "HOST", port: "PORT" }) =>

@@ -24,6 +24,10 @@ const listen = (options: Bun.Serve.Options<undefined>, names = { host: "HOST", p
     }
   })
 
+/** The URL a listener is reached at, as logged: an IPv6 address in brackets. */
+export const origin = (hostname: string, port: number) =>
+  `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`
+
 /** `app` on a `Bun.serve` of its own, in this program's context, stopped with its scope. */
 export const serve = <E, R>(
   app: Layer.Layer<never, E, R>,
@@ -81,7 +85,6 @@ export const MetricsListenerLive = Layer.effectDiscard(
     const hostname = metricsHost ?? host
     const names = { host: "METRICS_HOST", port: "METRICS_PORT" }
     const server = yield* serve(PrometheusRoute, { hostname, port: metricsPort }, names)
-    const shown = hostname.includes(":") ? `[${hostname}]` : hostname
-    yield* Effect.logInfo(`Metrics on http://${shown}:${server.port}/metrics`)
+    yield* Effect.logInfo(`Metrics on ${origin(hostname, server.port ?? metricsPort)}/metrics`)
   })
 )

@@ -51,8 +51,8 @@ const workerReady = Effect.sync(() => {
 const Started = Layer.effectDiscard(
   Effect.gen(function* () {
     const { hostname, port } = yield* BunServer.ServerAddress
-    const host = hostname.includes(":") ? `[${hostname}]` : hostname
-    if ((yield* AppConfig).workerIndex === undefined) yield* Effect.logInfo(`Listening on http://${host}:${port}`)
+    if ((yield* AppConfig).workerIndex === undefined)
+      yield* Effect.logInfo(`Listening on ${BunServer.origin(hostname, port)}`)
     else yield* workerReady
     yield* ApiKeyStore.use((store) => store.announce)
   })

@@ -1,5 +1,5 @@
 /** Every environment variable, read once through Effect's `Config` by the rules of EnvVar.ts. */
-import { ConfigProvider, Context, Effect, Layer } from "effect"
+import { ConfigProvider, Context, Effect, Layer, Schema } from "effect"
 import { OTEL_NAMES, otlpSettings } from "./Observability/OtlpConfig.ts"
 import * as EnvVar from "./EnvVar.ts"
 import { type InvalidConfig, invalid, refuse } from "./EnvVar.ts"
@@ -96,11 +96,11 @@ const rest = Effect.all({
   idleTimeoutSeconds: EnvVar.integer("IDLE_TIMEOUT_SECONDS", 30, 1, 255),
   corsOrigins,
   publicUrl: Effect.map(
-    EnvVar.url(
+    EnvVar.decoded(
       "PUBLIC_URL",
-      (url) => EnvVar.isHttp(url) && url.search === "" && url.hash === "",
-      "an http:// or https:// URL like https://api.example.com",
-      true
+      EnvVar.HttpUrl.check(Schema.makeFilter((url) => url.search === "" && url.hash === "")),
+      undefined,
+      "an http:// or https:// URL like https://api.example.com"
     ),
     (url) => url?.href.replace(/\/$/, "")
   ),

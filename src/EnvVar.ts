@@ -22,6 +22,16 @@ export const read = <A>(
     return Effect.flatMap(Effect.orDie(Config.String(name)), (got) => Effect.fail(refuse(name, must, got)))
   })
 
+/** `codec`'s reading of the variable, `fallback` when it is unset. */
+export const decoded = <A, const F>(
+  name: string,
+  codec: Schema.ConstraintCodec<A, unknown>,
+  fallback: F,
+  must: string,
+  quote = true
+): Effect.Effect<A | F, InvalidConfig> =>
+  read(name, Config.schema(codec, name).pipe(Config.withDefault(fallback)), must, quote)
+
 export const trimmed = (provider: ConfigProvider.ConfigProvider): ConfigProvider.ConfigProvider =>
   ConfigProvider.make((path) =>
     Effect.map(provider.load(path), (node) => {
@@ -60,11 +70,7 @@ export const integer = <F extends number | undefined>(
   min: number,
   max = Number.MAX_SAFE_INTEGER
 ): Effect.Effect<number | F, InvalidConfig> =>
-  read(
-    name,
-    Config.schema(Integer(min, max), name).pipe(Config.withDefault(fallback)),
-    `an integer from ${min} to ${max}`
-  )
+  decoded(name, Integer(min, max), fallback, `an integer from ${min} to ${max}`)
 
 /** As `Config.Boolean` reads it (also yes/no, on/off, 1/0, y/n), in any case. */
 export const flag = (name: string, fallback: boolean): Effect.Effect<boolean, InvalidConfig> =>
@@ -82,18 +88,6 @@ export const oneOf = <const L extends ReadonlyArray<string>>(
     quote
   )
 
-export const isHttp = (url: URL) => url.protocol === "http:" || url.protocol === "https:"
-
-/** Quoted in an error only if `quote`: a URL may carry a password. */
-export const url = (
-  name: string,
-  accept: (url: URL) => boolean,
-  must: string,
-  quote: boolean
-): Effect.Effect<URL | undefined, InvalidConfig> =>
-  read(
-    name,
-    Config.schema(Schema.URL.check(Schema.makeFilter(accept)), name).pipe(Config.withDefault(undefined)),
-    must,
-    quote
-  )
+export const HttpUrl = Schema.URL.check(
+  Schema.makeFilter((url) => url.protocol === "http:" || url.protocol === "https:")
+)

@@ -62,16 +62,13 @@ const wire = <
       HttpApiSchema.status(options.status)
     )
 
+/** The message and any details: an error's message is its own, not a field the class spreads. */
+const fieldsOf = ({ details, message }: Fields): Fields => ({ message, ...(details && { details }) })
+
 const plain = <Self extends Fields & { readonly _tag: string }, const Code extends string>(
   error: Schema.Codec<Self, unknown> & (new (fields: Fields) => Self),
   options: WireOptions<Code>
-) =>
-  wire(
-    error,
-    { ...options, extra: {} },
-    ({ details, message }, code) => ({ code, message, ...(details && { details }) }),
-    ({ details, message }) => ({ message, ...(details && { details }) })
-  )
+) => wire(error, { ...options, extra: {} }, (self, code) => ({ code, ...fieldsOf(self) }), fieldsOf)
 
 export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("InvalidRequest", fields) {}
 export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", fields) {}
@@ -129,13 +126,8 @@ export const RateLimitedWire = wire(
     example: "Rate limit of 100 requests per minute exceeded; retry in 1 second",
     extra: { retryAfterSeconds }
   },
-  ({ details, message, retryAfterSeconds }, code) => ({
-    code,
-    message,
-    retryAfterSeconds,
-    ...(details && { details })
-  }),
-  ({ details, message, retryAfterSeconds }) => ({ message, retryAfterSeconds, ...(details && { details }) })
+  (self, code) => ({ code, ...fieldsOf(self), retryAfterSeconds: self.retryAfterSeconds }),
+  (error) => ({ ...fieldsOf(error), retryAfterSeconds: error.retryAfterSeconds })
 )
 export const InternalErrorWire = plain(InternalError, {
   status: 500,

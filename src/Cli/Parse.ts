@@ -4,11 +4,8 @@ import { Argument, CliError, Command, Flag } from "effect/cli"
 import { InvalidRequest } from "../Errors.ts"
 import { UserAgents } from "../Tools/UserAgent/Service.ts"
 import { boundedLines, readEntry } from "./Lines.ts"
-import { body, report, stderr, stdout, UserAgentsLive } from "./Report.ts"
+import { body, Refused, report, stderr, stdout, UserAgentsLive } from "./Report.ts"
 import { makeSummary, table } from "./Summary.ts"
-
-/** Some lines failed, or some files could not be read: exit status 1, once every other line has its answer. */
-class LinesFailed extends Data.TaggedError("LinesFailed") {}
 
 class CannotRead extends Data.TaggedError("CannotRead")<{ readonly message: string }> {}
 
@@ -117,9 +114,10 @@ const run = Effect.fn("Cli.parse")(
     } else if (!showProgress && skipped > 0) {
       yield* stderr(`tools-api parse: ${skipped} of ${lines} lines skipped: no user agent\n`)
     }
+    // exit status 1, once every other line has its answer
     if (failed > 0 || unreadable > 0) {
       if (!showProgress && failed > 0) yield* stderr(`tools-api parse: ${failed} of ${lines} lines failed\n`)
-      return yield* new LinesFailed()
+      return yield* new Refused()
     }
   },
   Effect.provide(UserAgentsLive),

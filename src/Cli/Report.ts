@@ -15,6 +15,7 @@ const offlineConfig = Effect.flatMap(Effect.orDie(Config.option(Config.String("U
 )
 export const UserAgentsLive = UserAgents.layer.pipe(Layer.provide(Layer.effect(AppConfig, offlineConfig)))
 
+/** Told on stderr already: exit status 1. */
 export class Refused extends Data.TaggedError("Refused") {}
 
 export const stdout = (text: string) => Stdio.Stdio.use((stdio) => Stream.run(Stream.make(text), stdio.stdout()))

@@ -30,13 +30,9 @@ const negotiate = (header = "") => {
   return (["br", "gzip"] as const).find((name) => accepted.some(([accepted]) => accepted === name)) ?? "identity"
 }
 
-/** If-None-Match against an ETag: `*`, or any listed tag equal to it once a weak `W/` prefix is set aside. */
-const noneMatch = (header: string | undefined, etag: string): boolean => {
-  if (header === undefined) return false
-  if (header.trim() === "*") return true
-  const opaque = (tag: string) => (tag.startsWith("W/") ? tag.slice(2) : tag)
-  return (header.match(/(?:W\/)?"[^"]*"/g) ?? []).some((tag) => opaque(tag) === opaque(etag))
-}
+/** If-None-Match against our (strong) ETag: `*`, or any listed tag's quoted part, so a weak `W/` one matches too. */
+const noneMatch = (header: string | undefined, etag: string): boolean =>
+  header !== undefined && (header.trim() === "*" || (header.match(/"[^"]*"/g) ?? []).some((tag) => tag === etag))
 
 const represent = (request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) => {
   const body = response.body
@@ -65,9 +61,7 @@ const represent = (request: HttpServerRequest.HttpServerRequest, response: HttpS
 }
 
 const CachedLive = HttpRouter.middleware((httpEffect) =>
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-    Effect.map(httpEffect, (response) => represent(request, response))
-  )
+  Effect.zipWith(HttpServerRequest.HttpServerRequest, httpEffect, represent)
 ).layer
 
 export const FAVICON =

@@ -48,14 +48,9 @@ export const makeRoutes = <Id extends string, Groups extends HttpApiGroup.Constr
   const routeOf = (path: string) => (known.has(path) ? path : byCanonical.get(canonical(path)))
   return {
     routeOf,
-    methodsOf: (path) => {
-      const route = routeOf(path)
-      return route === undefined ? undefined : known.get(route)
-    },
-    isTool: (path) => {
-      const route = routeOf(path)
-      return route !== undefined && tools.has(route)
-    }
+    // "" is no route: every path begins with "/"
+    methodsOf: (path) => known.get(routeOf(path) ?? ""),
+    isTool: (path) => tools.has(routeOf(path) ?? "")
   }
 }
 

@@ -109,12 +109,9 @@ const first = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>): Fail
       if (forms !== undefined) return { path, message: forms }
       // Of the members the input could be, the one it went furthest into: the deepest path (parse's `userAgents[3]`
       // over the single form's missing `userAgent`), then a value given over a key missing; else the first.
-      let furthest: Failure | undefined
-      for (const member of issue.issues) {
-        const failure = first(member, path)
-        if (furthest === undefined || further(failure, furthest)) furthest = failure
-      }
-      if (furthest !== undefined) return furthest
+      const failures = issue.issues.map((member) => first(member, path))
+      if (failures.length > 0)
+        return failures.reduce((furthest, failure) => (further(failure, furthest) ? failure : furthest))
       const tag = discriminator(issue.ast)
       const input = issue.input as Record<PropertyKey, unknown> | undefined
       if (tag !== undefined && typeof input === "object" && input !== null) {

@@ -1,6 +1,6 @@
 // The standard OpenTelemetry variables, read by EnvVar.ts's rules. As the OpenTelemetry SDKs do (Effect's own
 // `layerFromConfig` does not), an endpoint alone turns every signal on and `OTEL_*_EXPORTER=none` turns one off.
-import { Config, Effect, Schema, SchemaTransformation } from "effect"
+import { Config, Effect, Record, Schema, SchemaTransformation } from "effect"
 import * as EnvVar from "../EnvVar.ts"
 
 export const OTEL_NAMES = [
@@ -36,20 +36,15 @@ const pairs = (name: string) => {
       SchemaTransformation.splitKeyValue({ trim: true, keepEmptyValues: true })
     )
   )
-  const config = Config.schema(codec, name).pipe(Config.withDefault<Record<string, string>>({}))
-  return EnvVar.read(name, config, "key=value pairs separated by commas", false)
+  return EnvVar.decoded(name, codec, Record.empty<string, string>(), "key=value pairs separated by commas", false)
 }
 
+// never quoted in an error: a URL may carry a password
 const endpoint = (name: string) =>
-  EnvVar.url(name, EnvVar.isHttp, "an http:// or https:// URL like http://collector:4318", false)
+  EnvVar.decoded(name, EnvVar.HttpUrl, undefined, "an http:// or https:// URL like http://collector:4318", false)
 
 const millis = (name: string, fallback: number) =>
-  EnvVar.read(
-    name,
-    Config.schema(EnvVar.Integer(1, Number.MAX_SAFE_INTEGER), name).pipe(Config.withDefault(fallback)),
-    "a positive number of milliseconds",
-    false
-  )
+  EnvVar.decoded(name, EnvVar.Integer(1, Number.MAX_SAFE_INTEGER), fallback, "a positive number of milliseconds", false)
 
 const exporters = (name: string) => {
   const entry = Schema.String.pipe(
@@ -83,12 +78,7 @@ const Ratio = EnvVar.numeral(/^(0|1)?(\.\d+)?$/, Schema.Number.check(Schema.isBe
 /** Which traces are kept: `ratio` of new ones; with `parentBased`, an incoming `traceparent`'s decision. */
 const sampler = Effect.gen(function* () {
   const name = (yield* EnvVar.oneOf("OTEL_TRACES_SAMPLER", SAMPLERS, false)) ?? "parentbased_always_on"
-  const arg = yield* EnvVar.read(
-    "OTEL_TRACES_SAMPLER_ARG",
-    Config.schema(Ratio, "OTEL_TRACES_SAMPLER_ARG").pipe(Config.withDefault(1)),
-    "a ratio from 0 to 1, like 0.25",
-    false
-  )
+  const arg = yield* EnvVar.decoded("OTEL_TRACES_SAMPLER_ARG", Ratio, 1, "a ratio from 0 to 1, like 0.25", false)
   return {
     ratio: name.endsWith("always_off") ? 0 : name.endsWith("traceidratio") ? arg : 1,
     parentBased: name.startsWith("parentbased")

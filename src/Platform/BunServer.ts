@@ -1,18 +1,12 @@
 /** The application on `Bun.serve`, as a web handler sharing the running program's services and finalizers. */
-import { Context, Effect, Layer, Predicate } from "effect"
+import { Context, Effect, Layer, Predicate, Result } from "effect"
 import { HttpEffect, HttpRouter, type HttpServerRequest } from "effect/http"
 import { AppConfig, InvalidConfig } from "../Config.ts"
 import { PeerAddress } from "../Http/ClientAddress.ts"
 import { PrometheusRoute } from "../Observability/Metrics.ts"
 
-const canListen = (hostname: string): boolean => {
-  try {
-    Bun.serve({ hostname, port: 0, fetch: () => new Response() }).stop(true)
-    return true
-  } catch {
-    return false
-  }
-}
+const canListen = (hostname: string): boolean =>
+  Result.isSuccess(Result.try(() => Bun.serve({ hostname, port: 0, fetch: () => new Response() }).stop(true)))
 
 // Names the variable at fault, as Bun's errors mislead: the host's if nothing can listen on it, else the port's.
 const listen = (options: Bun.Serve.Options<undefined>, names = { host: "HOST", port: "PORT" }) =>
@@ -29,6 +23,10 @@ const listen = (options: Bun.Serve.Options<undefined>, names = { host: "HOST", p
       return new InvalidConfig({ message: `${names.port} ${port} ${why} on ${hostname}` })
     }
   })
+
+/** The URL a listener is reached at, as logged: an IPv6 address in brackets. */
+export const origin = (hostname: string, port: number) =>
+  `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`
 
 /** `app` on a `Bun.serve` of its own, in this program's context, stopped with its scope. */
 export const serve = <E, R>(
@@ -87,7 +85,6 @@ export const MetricsListenerLive = Layer.effectDiscard(
     const hostname = metricsHost ?? host
     const names = { host: "METRICS_HOST", port: "METRICS_PORT" }
     const server = yield* serve(PrometheusRoute, { hostname, port: metricsPort }, names)
-    const shown = hostname.includes(":") ? `[${hostname}]` : hostname
-    yield* Effect.logInfo(`Metrics on http://${shown}:${server.port}/metrics`)
+    yield* Effect.logInfo(`Metrics on ${origin(hostname, server.port ?? metricsPort)}/metrics`)
   })
 )

@@ -49,6 +49,14 @@ const writer = (
   return Sink.forEach(write)
 }
 
+// opened when read, so a missing file is an error of its own turn; node's stream tells it as a stream error
+const readable = (path: string, options: { fd?: number; autoClose?: boolean }, module: string, method: string) =>
+  Stream.suspend(() =>
+    Stream.fromAsyncIterable(createReadStream(path, { highWaterMark: 1 << 16, ...options }), (cause) =>
+      failure(module, method, cause)
+    )
+  )
+
 const stdio = Stdio.make({
   args: Effect.sync(() => process.argv.slice(2)),
   stdinIsTerminal: Effect.sync(() => process.stdin.isTTY === true),
@@ -56,26 +64,14 @@ const stdio = Stdio.make({
   stderrIsTerminal: Effect.sync(() => process.stderr.isTTY === true),
   stdout: () => writer(process.stdout, "stdout", 1),
   stderr: () => writer(process.stderr, "stderr", 2),
-  stdin: Stream.suspend(() =>
-    Stream.fromAsyncIterable(createReadStream("", { fd: 0, highWaterMark: 1 << 16, autoClose: false }), (cause) =>
-      failure("Stdio", "stdin", cause)
-    )
-  )
+  stdin: readable("", { fd: 0, autoClose: false }, "Stdio", "stdin")
 })
 
 const unused = Effect.die("not used by the command line")
 
 export const CliEnvironmentLive = Layer.mergeAll(
   Layer.succeed(Stdio.Stdio, stdio),
-  FileSystem.layerNoop({
-    // opened when read, so a missing file is an error of its own turn; node's stream tells it as a stream error
-    stream: (path) =>
-      Stream.suspend(() =>
-        Stream.fromAsyncIterable(createReadStream(path, { highWaterMark: 1 << 16 }), (cause) =>
-          failure("FileSystem", "stream", cause)
-        )
-      )
-  }),
+  FileSystem.layerNoop({ stream: (path) => readable(path, {}, "FileSystem", "stream") }),
   Path.layer,
   Layer.succeed(
     Terminal.Terminal,

@@ -20,14 +20,10 @@ export const reportStartFailure = (failure: unknown): void => {
 
 export const runMain = Runtime.makeRunMain(({ fiber, teardown }) => {
   const stop = () => fiber.interruptUnsafe()
-  const ignore = () => {}
-  process.on("SIGINT", stop)
-  process.on("SIGTERM", stop)
-  process.on("SIGHUP", ignore)
+  const handlers = Object.entries({ SIGINT: stop, SIGTERM: stop, SIGHUP: () => {} })
+  for (const [signal, handler] of handlers) process.on(signal, handler)
   fiber.addObserver((exit) => {
-    process.off("SIGINT", stop)
-    process.off("SIGTERM", stop)
-    process.off("SIGHUP", ignore)
+    for (const [signal, handler] of handlers) process.off(signal, handler)
     if (Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause)) return process.exit(process.exitCode ?? 0)
     teardown(exit, (code) => process.exit(code))
   })

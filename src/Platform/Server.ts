@@ -41,25 +41,20 @@ const ReloadKeysOnHangup = Layer.effectDiscard(
 )
 
 /** In a worker: tells the primary it serves, answers its heartbeat, and ends itself if the primary is gone. */
-const WorkerReady = Layer.effectDiscard(
-  Effect.sync(() => {
-    process.send?.("ready")
-    process.on("message", (message) => message === "ping" && process.send?.("pong"))
-    process.once("disconnect", () => process.kill(process.pid, "SIGTERM"))
-  })
-)
+const workerReady = Effect.sync(() => {
+  process.send?.("ready")
+  process.on("message", (message) => message === "ping" && process.send?.("pong"))
+  process.once("disconnect", () => process.kill(process.pid, "SIGTERM"))
+})
 
 /** Once the server listens: its address logged (by the primary for workers), then a generated key printed. */
-const Started = Layer.unwrap(
+const Started = Layer.effectDiscard(
   Effect.gen(function* () {
-    const { workerIndex } = yield* AppConfig
     const { hostname, port } = yield* BunServer.ServerAddress
-    const host = hostname.includes(":") ? `[${hostname}]` : hostname
-    const ready =
-      workerIndex === undefined
-        ? Layer.effectDiscard(Effect.logInfo(`Listening on http://${host}:${port}`))
-        : WorkerReady
-    return Layer.merge(ready, Layer.effectDiscard(ApiKeyStore.use((store) => store.announce)))
+    if ((yield* AppConfig).workerIndex === undefined)
+      yield* Effect.logInfo(`Listening on ${BunServer.origin(hostname, port)}`)
+    else yield* workerReady
+    yield* ApiKeyStore.use((store) => store.announce)
   })
 )
 

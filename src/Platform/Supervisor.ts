@@ -3,7 +3,7 @@ import type { Subprocess } from "bun"
 import { Clock, Data, Effect, Result, Schedule } from "effect"
 import { GENERATED_KEY_ENV, WORKER_ENV } from "../Config.ts"
 import { announcement, generateKey } from "../Services/ApiKeyStore.ts"
-import { claimPort } from "./BunServer.ts"
+import { claimPort, origin } from "./BunServer.ts"
 
 /** A worker that exited before it served: it has printed why. */
 export class WorkerStartFailed extends Data.TaggedError("WorkerStartFailed")<{ readonly code: number }> {}
@@ -124,9 +124,7 @@ export const supervise = (count: number, port: number, host: string, noKeys: boo
       (index) => serving(pool, index),
       { concurrency: "unbounded" }
     )
-    yield* Effect.logInfo(`Listening on http://${host.includes(":") ? `[${host}]` : host}:${claimed}`).pipe(
-      Effect.annotateLogs("workers", count)
-    )
+    yield* Effect.logInfo(`Listening on ${origin(host, claimed)}`).pipe(Effect.annotateLogs("workers", count))
     if (key !== undefined) process.stderr.write(`${announcement(key)}\n`)
     yield* Effect.forEach([first, ...rest], (worker, i) => Effect.forkScoped(restartOnExit(pool, i + 1, worker)))
     yield* Effect.forkScoped(heartbeat(pool))

@@ -80,7 +80,10 @@ export class ApiKeyStore extends Context.Service<
         digests.size === 0 ? (generatedKey === undefined ? generateKey() : Redacted.value(generatedKey)) : undefined
       if (generated !== undefined) digests.add(sha256Hex(generated))
       let callers = callersOf(digests, fromFile.own)
-      let announced = generatedKey !== undefined
+      const announce =
+        generated === undefined || generatedKey !== undefined
+          ? Effect.void
+          : yield* Effect.cached(Console.error(announcement(generated)))
 
       // One reload at a time: a later signal's reads never land before an earlier one's.
       const oneAtATime = (yield* Semaphore.make(1)).withPermits(1)
@@ -107,11 +110,7 @@ export class ApiKeyStore extends Context.Service<
         // Plain and synchronous, no Effect and no span: it runs on every request.
         authenticate: (key) => (key === "" ? undefined : callers.get(sha256Hex(key))),
         // Called once the server listens, so a start that fails prints no key that never served.
-        announce: Effect.suspend(() => {
-          if (generated === undefined || announced) return Effect.void
-          announced = true
-          return Console.error(announcement(generated))
-        }),
+        announce,
         reload
       })
     })

@@ -1,5 +1,5 @@
 /** Requests in flight: draining, new ones get 503 and running ones finish, or are interrupted (503) at the deadline. */
-import { Context, Duration, Effect, Layer } from "effect"
+import { Context, Duration, Effect, Layer, Result } from "effect"
 
 export type InFlight = { readonly interrupt: (() => void) | undefined }
 
@@ -22,11 +22,8 @@ export class Drain extends Context.Service<
 
     const interruptAll = (): number => {
       const unfinished = [...requests]
-      for (const request of unfinished) {
-        try {
-          request.interrupt?.()
-        } catch {} // one callback's failure must not keep the others' requests from their answer
-      }
+      // one callback's failure must not keep the others' requests from their answer
+      for (const request of unfinished) Result.try(() => request.interrupt?.())
       return unfinished.length
     }
 

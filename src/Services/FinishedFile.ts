@@ -11,16 +11,13 @@ export interface Snapshot {
   readonly mtimeMs: number
 }
 
-const kind = (stats: Stats) =>
-  stats.isDirectory()
-    ? "a directory"
-    : stats.isFIFO()
-      ? "a FIFO (named pipe)"
-      : stats.isCharacterDevice() || stats.isBlockDevice()
-        ? "a device"
-        : stats.isSocket()
-          ? "a socket"
-          : "another kind of file"
+const KINDS: ReadonlyArray<readonly [(stats: Stats) => boolean, string]> = [
+  [(stats) => stats.isDirectory(), "a directory"],
+  [(stats) => stats.isFIFO(), "a FIFO (named pipe)"],
+  [(stats) => stats.isCharacterDevice() || stats.isBlockDevice(), "a device"],
+  [(stats) => stats.isSocket(), "a socket"]
+]
+const kind = (stats: Stats) => KINDS.find(([is]) => is(stats))?.[1] ?? "another kind of file"
 
 // The text and mtime, or why not: a FIFO or device is refused, never waited on; symlinks followed (Kubernetes secrets).
 export const readRegularFile = (path: string): Snapshot | string => {

@@ -85,10 +85,7 @@ export const parseKeysFile = (text: string): Result.Result<Keys, string> => {
 
 /** Comma-separated keys; surrounding space trimmed, empty entries ignored; the failure names the key by position. */
 export const parseKeyList = (text: string): Result.Result<Keys, string> => {
-  const keys = text
-    .split(",")
-    .map((key) => key.trim())
-    .filter((key) => key !== "")
+  const keys = text.split(",").flatMap((key) => key.trim() || [])
   const bad = keys.findIndex((key) => !visibleAscii.test(key))
   if (bad !== -1) return Result.fail(`key ${bad + 1} of ${keys.length} ${UNUSABLE}`)
   const short = keys.flatMap((key, index) => (key.length < SHORT_KEY ? [`key ${index + 1}`] : []))

@@ -1,6 +1,6 @@
 /** The caller's token bucket: a request's tokens or 429, then the verdict on its body; the headers on every answer. */
 import { Context, Effect, Layer } from "effect"
-import { HttpEffect, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpEffect, HttpServerResponse } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
 import { Body, CurrentCaller, RateLimit } from "../Api.ts"
 import { InvalidRequest, type PayloadTooLarge, RateLimited } from "../Errors.ts"
@@ -16,6 +16,8 @@ export const respondWith = (headers: Record<string, string>) =>
     Effect.succeed(HttpServerResponse.setHeaders(response, headers))
   )
 
+type Refusal = InvalidRequest | PayloadTooLarge | RateLimited
+
 export const seconds = (n: number) => `${n} second${n === 1 ? "" : "s"}`
 
 const costOf = (body: Body["Service"], endpoint: HttpApiEndpoint.Top): number => {
@@ -30,11 +32,6 @@ export const RateLimitLive = Layer.effect(
     const limiter = yield* RateLimiter
     const traced = yield* TracedSteps
 
-    const overCapacity = (cost: number, capacity: number) =>
-      new InvalidRequest({
-        message: `This request asks for ${cost} user agents; a key may send at most ${capacity} at once`
-      })
-
     return RateLimit.of((httpEffect, { endpoint }) =>
       Effect.contextWith((context: Context.Context<CurrentCaller | Body>) => {
         const body = Context.get(context, Body)
@@ -43,18 +40,11 @@ export const RateLimitLive = Layer.effect(
         const asked = costOf(body, endpoint)
         const cost = asked > capacity ? 1 : asked
         // an error is encoded after this step: its headers go through the framework's pre-response hook
-        const decided = (
-          decision: RateLimitDecision,
-          now: number
-        ): Effect.Effect<
-          HttpServerResponse.HttpServerResponse,
-          Effect.Error<typeof httpEffect> | InvalidRequest | PayloadTooLarge | RateLimited,
-          HttpServerRequest.HttpServerRequest
-        > => {
+        const decided = (decision: RateLimitDecision, now: number) => {
           const headers = RateLimitHeaders.headersOf(decision, now)
           countKeyRequest(caller.id, decision.allowed)
-          const refuse = (error: InvalidRequest | PayloadTooLarge | RateLimited) =>
-            Effect.andThen(respondWith(headers), Effect.fail(error))
+          const refuse = (error: Refusal) =>
+            Effect.andThen(respondWith(headers), Effect.fail<Effect.Error<typeof httpEffect> | Refusal>(error))
           if (!decision.allowed) {
             countRateLimited("key")
             const needs = cost === 1 ? "" : ` (this request needs ${cost})`
@@ -62,7 +52,10 @@ export const RateLimitLive = Layer.effect(
             return refuse(new RateLimited({ message, retryAfterSeconds: decision.retryAfterSeconds }))
           }
           if ("refused" in body) return refuse(body.refused)
-          if (asked > capacity) return refuse(overCapacity(asked, capacity))
+          if (asked > capacity) {
+            const message = `This request asks for ${asked} user agents; a key may send at most ${capacity} at once`
+            return refuse(new InvalidRequest({ message }))
+          }
           return Effect.matchCauseEffect(traced.span(`tool ${endpoint.identifier}`, httpEffect), {
             onSuccess: (response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)),
             onFailure: (cause) => Effect.andThen(respondWith(headers), Effect.failCause(cause))

@@ -47,13 +47,13 @@ const collect = (ast: SchemaAST.AST, into: Set<string>): boolean => {
 const cache = new WeakMap<HttpApiEndpoint.Top, ReadonlySet<string> | undefined>()
 
 const fieldsOf = (endpoint: HttpApiEndpoint.Top): ReadonlySet<string> | undefined => {
-  if (cache.has(endpoint)) return cache.get(endpoint)
-  const fields = new Set<string>()
-  const json = endpoint.payload.get("application/json")
-  const known = json !== undefined && json.schemas.every((schema) => collect(SchemaAST.toEncoded(schema.ast), fields))
-  const result = known ? fields : undefined
-  cache.set(endpoint, result)
-  return result
+  if (!cache.has(endpoint)) {
+    const fields = new Set<string>()
+    const json = endpoint.payload.get("application/json")
+    const known = json !== undefined && json.schemas.every((schema) => collect(SchemaAST.toEncoded(schema.ast), fields))
+    cache.set(endpoint, known ? fields : undefined)
+  }
+  return cache.get(endpoint)
 }
 
 const isJson = (contentType: string): boolean => {
@@ -61,40 +61,29 @@ const isJson = (contentType: string): boolean => {
   return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase() === "application/json"
 }
 
-const parse = (text: string): { readonly value: unknown } | undefined => {
-  try {
-    return { value: JSON.parse(text) }
-  } catch {
-    return undefined
-  }
-}
+const refuse = (message: string): Body["Service"] => ({ refused: new InvalidRequest({ message }) })
 
-const unknownField = (body: object, fields: ReadonlySet<string>): InvalidRequest | undefined => {
-  for (const name in body) {
-    if (fields.has(name)) continue
-    const path = clip(name)
-    const takes = [...fields].join(", ")
-    return new InvalidRequest({
+const judge = (text: string, fields: ReadonlySet<string> | undefined): Body["Service"] => {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    return refuse("The request body is not valid JSON")
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    return refuse("The request body must be a JSON object")
+  }
+  if (depthOf(text) > MAX_JSON_DEPTH) return refuse(`The request body nests more than ${MAX_JSON_DEPTH} levels deep`)
+  const unknown = fields && Object.keys(json).find((name) => !fields.has(name))
+  if (fields === undefined || unknown === undefined) return { text, json }
+  const path = clip(unknown)
+  const takes = [...fields].join(", ")
+  return {
+    refused: new InvalidRequest({
       message: `${path} is not a field of this endpoint; it takes ${takes}`,
       details: [{ path, message: `is not a field of this endpoint (it takes ${takes})` }]
     })
   }
-  return undefined
-}
-
-const judge = (text: string, fields: ReadonlySet<string> | undefined): Body["Service"] => {
-  const parsed = parse(text)
-  if (parsed === undefined) return { refused: new InvalidRequest({ message: "The request body is not valid JSON" }) }
-  const json = parsed.value
-  if (typeof json !== "object" || json === null || Array.isArray(json)) {
-    return { refused: new InvalidRequest({ message: "The request body must be a JSON object" }) }
-  }
-  if (depthOf(text) > MAX_JSON_DEPTH) {
-    const message = `The request body nests more than ${MAX_JSON_DEPTH} levels deep`
-    return { refused: new InvalidRequest({ message }) }
-  }
-  const refused = fields === undefined ? undefined : unknownField(json, fields)
-  return refused === undefined ? { text, json } : { refused }
 }
 
 export const RequestBodyLive = Layer.effect(
@@ -105,7 +94,7 @@ export const RequestBodyLive = Layer.effect(
     const tooLarge = {
       refused: new PayloadTooLarge({ message: `The request body is over the limit of ${maxBodyBytes} bytes` })
     }
-    const unreadable = { refused: new InvalidRequest({ message: "The request body could not be read" }) }
+    const unreadable = refuse("The request body could not be read")
     return RequestBody.of((httpEffect, { endpoint }) =>
       Effect.contextWith((context: Context.Context<HttpServerRequest.HttpServerRequest>) => {
         const request = Context.get(context, HttpServerRequest.HttpServerRequest)
@@ -115,7 +104,7 @@ export const RequestBodyLive = Layer.effect(
           // curl -d sends a form type and fetch with a string body text/plain: say what came and what to send instead.
           const received = JSON.stringify(clip(contentType))
           const message = `Content-Type must be application/json, got ${received}; send Content-Type: application/json (curl --json)`
-          return judged({ refused: new InvalidRequest({ message }) })
+          return judged(refuse(message))
         }
         // A declared length is Bun's to hold the body to: over the limit it is refused unread, within it read as it
         // is; a body without one (chunked) is counted as it arrives, under the framework's limit.

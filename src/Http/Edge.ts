@@ -53,21 +53,16 @@ const routeNotFound = (routes: Routes, method: string, path: string): HttpServer
   )
 }
 
-const isRouteNotFound = (cause: Cause.Cause<unknown>): boolean =>
-  cause.reasons.some(
-    (reason) =>
-      reason._tag === "Fail" &&
-      HttpServerError.isHttpServerError(reason.error) &&
-      reason.error.reason._tag === "RouteNotFound"
-  )
-
 const answer = (
   routes: Routes,
   request: HttpServerRequest.HttpServerRequest,
   requestId: string,
   cause: Cause.Cause<unknown>
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
-  if (isRouteNotFound(cause)) return Effect.succeed(routeNotFound(routes, request.method, pathOf(request.url)))
+  const notFound = cause.reasons.some(
+    (r) => r._tag === "Fail" && HttpServerError.isHttpServerError(r.error) && r.error.reason._tag === "RouteNotFound"
+  )
+  if (notFound) return Effect.succeed(routeNotFound(routes, request.method, pathOf(request.url)))
   if (Cause.hasInterruptsOnly(cause)) {
     const byClient = cause.reasons.some(
       (r) => r._tag === "Interrupt" && r.annotations.has(HttpServerError.ClientAbort.key)

@@ -60,11 +60,6 @@ export const makeSink = (write: Write, options: SinkOptions = {}) => {
   let dropped = 0
   const idle: Array<() => void> = []
 
-  const retry = (): void => {
-    writing = false
-    pump()
-  }
-
   const pump = (): void => {
     const head = queue[0]
     if (writing) return
@@ -74,7 +69,10 @@ export const makeSink = (write: Write, options: SinkOptions = {}) => {
     write(head, (error, written) => {
       // a full pipe: again later, less often each time; any other error (a closed output) loses the write
       if (error?.code === "EAGAIN") {
-        setTimeout(retry, delay)
+        setTimeout(() => {
+          writing = false
+          pump()
+        }, delay)
         delay = Math.min(delay * 2, RETRY_MAX_MS)
         return
       }

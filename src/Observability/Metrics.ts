@@ -56,11 +56,9 @@ const authFailures = Metric.counter("auth_failures_total", {
   incremental: true
 })
 
-/** Counters exported from the start at 0, so a scrape before the first event sees them and rate() has a baseline. */
-const countFromZero = (metric: Metric.Metric<number, unknown>): void => metric.updateUnsafe(0, NO_CONTEXT)
-
-countFromZero(authFailures)
-for (const reason of ["key", "address"]) countFromZero(rateLimited(reason))
+// Exported from the start at 0, so a scrape before the first event sees them and rate() has a baseline.
+authFailures.updateUnsafe(0, NO_CONTEXT)
+for (const reason of ["key", "address"]) rateLimited(reason).updateUnsafe(0, NO_CONTEXT)
 
 export const countAuthFailure = (): void => authFailures.updateUnsafe(1, NO_CONTEXT)
 export const countRateLimited = (reason: "key" | "address"): void => rateLimited(reason).updateUnsafe(1, NO_CONTEXT)

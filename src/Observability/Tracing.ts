@@ -2,9 +2,6 @@
 import { Effect } from "effect"
 import { AppConfig } from "../Config.ts"
 
-/** The attribute naming the caller: `key_<8 hex>`, never the key or its digest. */
-const KEY_ID_ATTRIBUTE = "tools_api.key_id"
-
 export interface Traced {
   readonly enabled: boolean
   readonly span: <A, E, R>(name: string, effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
@@ -17,7 +14,7 @@ const on: Traced = {
   enabled: true,
   // No stack trace is captured: it costs an `Error` per span, and the span's name already says where it is.
   span: (name, effect) => Effect.withSpan(effect, name, { captureStackTrace: false }),
-  caller: (keyId, effect) => Effect.andThen(Effect.annotateCurrentSpan(KEY_ID_ATTRIBUTE, keyId), effect)
+  caller: (keyId, effect) => Effect.andThen(Effect.annotateCurrentSpan("tools_api.key_id", keyId), effect)
 }
 
 export const TracedSteps: Effect.Effect<Traced, never, AppConfig> = Effect.map(Effect.service(AppConfig), ({ otlp }) =>

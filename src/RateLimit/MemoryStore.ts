@@ -77,8 +77,6 @@ export const makeMemoryStore = (maxEntries = MAX_ENTRIES) => {
   return { ...effectStore(), tokenBucket, size, sweepEvery }
 }
 
-export type MemoryStore = ReturnType<typeof makeMemoryStore>
-
 export const layerStoreMemory = Layer.effect(
   RateLimiter.RateLimiterStore,
   Effect.tap(Effect.sync(makeMemoryStore), (store) => store.sweepEvery)

@@ -1,21 +1,10 @@
 /** The rate-limit headers (IETF's draft and the widely used `X-RateLimit-*`): no server code, the document reads it. */
 import type { RateLimitDecision } from "./Limiter.ts"
 
-/** Every header a known caller's `/v1` answer carries, as the document and CORS spell them. */
-export const NAMES = [
-  "RateLimit-Policy",
-  "RateLimit",
-  "X-RateLimit-Limit",
-  "X-RateLimit-Remaining",
-  "X-RateLimit-Reset"
-] as const
-
-export const RETRY_AFTER = "Retry-After"
-
 const integer = { type: "integer", minimum: 0 }
 const text = { type: "string" }
 
-export const DOCUMENTED: Readonly<Record<(typeof NAMES)[number] | typeof RETRY_AFTER, object>> = {
+export const DOCUMENTED: Readonly<Record<string, object>> = {
   "RateLimit-Policy": { description: 'The key\'s bucket, `"default";q=<capacity>;w=60`', schema: text },
   RateLimit: { description: '`"default";r=<whole tokens left>;t=<seconds until full>`', schema: text },
   "X-RateLimit-Limit": { description: "Bucket capacity per minute", schema: integer },
@@ -27,7 +16,10 @@ export const DOCUMENTED: Readonly<Record<(typeof NAMES)[number] | typeof RETRY_A
   }
 }
 
-export const EXPOSED: ReadonlyArray<string> = [...NAMES, RETRY_AFTER]
+export const RETRY_AFTER = "Retry-After"
+export const EXPOSED: ReadonlyArray<string> = Object.keys(DOCUMENTED)
+/** Every header a known caller's `/v1` answer carries, as the document and CORS spell them. */
+export const NAMES = EXPOSED.filter((name) => name !== RETRY_AFTER)
 
 /** The headers of a decision, at `now` (epoch ms), lower-case as sent; `Retry-After` when it refused. */
 export const headersOf = (decision: RateLimitDecision, now: number): Record<string, string> => {

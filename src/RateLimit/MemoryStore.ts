@@ -69,10 +69,7 @@ export const makeMemoryStore = (maxEntries = MAX_ENTRIES) => {
   const sweep = (now: number) => (tables.keys.sweep(now), tables.addresses.sweep(now))
   /** Sweeps every half window while the scope lasts, so idle buckets go even when no request comes. */
   const sweepEvery = Effect.forkScoped(
-    Effect.repeat(
-      Effect.clockWith((clock) => Effect.sync(() => sweep(clock.currentTimeMillisUnsafe()))),
-      Schedule.spaced(WINDOW_MS / 2)
-    )
+    Effect.repeat(Effect.map(Clock.currentTimeMillis, sweep), Schedule.spaced(WINDOW_MS / 2))
   )
   return { ...effectStore(), tokenBucket, size, sweepEvery }
 }

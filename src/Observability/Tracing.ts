@@ -17,6 +17,4 @@ const on: Traced = {
   caller: (keyId, effect) => Effect.andThen(Effect.annotateCurrentSpan("tools_api.key_id", keyId), effect)
 }
 
-export const TracedSteps: Effect.Effect<Traced, never, AppConfig> = Effect.map(Effect.service(AppConfig), ({ otlp }) =>
-  otlp?.urls.traces === undefined ? off : on
-)
+export const TracedSteps = AppConfig.useSync(({ otlp }): Traced => (otlp?.urls.traces === undefined ? off : on))

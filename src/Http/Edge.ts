@@ -126,13 +126,13 @@ export const EdgeLive = HttpRouter.middleware(
         return Effect.flatMap(Effect.fiber, (fiber) => {
           // At the drain deadline, a request still running is interrupted and answered 503.
           const entry = drain.enter(() => fiber.interruptUnsafe())
-          const answered = (response: HttpServerResponse.HttpServerResponse) => {
+          const respond = (response: HttpServerResponse.HttpServerResponse) => {
             drain.leave(entry)
             return finish(response, cors)
           }
           return Effect.matchCauseEffect(httpEffect, {
-            onSuccess: answered,
-            onFailure: (cause) => Effect.flatMap(answer(routes, request, requestId, cause), answered)
+            onSuccess: respond,
+            onFailure: (cause) => Effect.flatMap(answer(routes, request, requestId, cause), respond)
           })
         })
       })

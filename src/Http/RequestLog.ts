@@ -21,15 +21,16 @@ export class RequestLog extends Context.Service<
     return {
       admitted: (request, keyId) => void callers.set(request, keyId),
       write: (request, path, status, durationMs, requestId) => {
-        const keyId = callers.get(request)
-        return Effect.annotateLogs(Effect.logInfo("request"), {
+        const fields: Record<string, string | number> = {
           method: request.method,
           path: clip(path),
           status,
           durationMs: Math.round(durationMs * 100) / 100,
-          requestId,
-          ...(keyId !== undefined && { keyId })
-        })
+          requestId
+        }
+        const keyId = callers.get(request)
+        if (keyId !== undefined) fields.keyId = keyId
+        return Effect.annotateLogs(Effect.logInfo("request"), fields)
       }
     }
   })

@@ -1,6 +1,6 @@
 /** API_KEYS_FILE read safely: only as a regular file of bounded size, and for a reload only once it is finished. */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs"
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Predicate } from "effect"
 
 /** The largest API_KEYS_FILE read: room for thousands of keys, small enough to hold twice while comparing reads. */
 export const MAX_KEYS_FILE_BYTES = 1 << 20
@@ -41,7 +41,7 @@ export const readRegularFile = (path: string): Snapshot | string => {
     // Synchronous, so it works alike in a compiled binary; the open file's time, so a rename cannot mix two files.
     return { text: buffer.toString("utf8", 0, length), mtimeMs: stats.mtimeMs }
   } catch (error) {
-    return `${path} could not be read (${(error as { code?: string }).code ?? "I/O error"})`
+    return `${path} could not be read (${Predicate.hasProperty(error, "code") ? String(error.code) : "I/O error"})`
   } finally {
     if (fd !== undefined) closeSync(fd)
   }

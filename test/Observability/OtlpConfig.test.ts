@@ -88,6 +88,18 @@ describe("the rest of the standard variables", () => {
     expect(named?.serviceName).toBe("mine")
   })
 
+  test("a key named __proto__ is an ordinary key: kept as sent, no object's prototype changed", () => {
+    const settings = otlp({
+      OTEL_EXPORTER_OTLP_ENDPOINT: BASE,
+      OTEL_EXPORTER_OTLP_HEADERS: "__proto__=x,a=b",
+      OTEL_RESOURCE_ATTRIBUTES: "__proto__=y"
+    })
+    expect(Object.getOwnPropertyNames(settings?.headers)).toEqual(["__proto__", "a"])
+    expect(Object.getOwnPropertyDescriptor(settings?.headers, "__proto__")?.value).toBe("x")
+    expect(Object.getOwnPropertyDescriptor(settings?.attributes, "__proto__")?.value).toBe("y")
+    expect(Object.getPrototypeOf(settings?.headers)).toBe(Object.prototype)
+  })
+
   test("a bad value is InvalidConfig naming the variable; a header's value (a secret) is never quoted", () => {
     const secret = "sk-live-0123456789"
     const failure = (env: Env) => {

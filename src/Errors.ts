@@ -10,6 +10,10 @@ export const Detail = Schema.Struct({
   message: Schema.String.annotate({ description: "What is wrong with it", examples: ["must be greater than 0"] })
 }).annotate({ identifier: "Detail" })
 
+/** `a`, `a or b`, `a, b or c`: the choices a message offers. */
+export const list = (items: ReadonlyArray<string>, word: "and" | "or"): string =>
+  items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} ${word} ${items.at(-1)}`
+
 const fields = { message: Schema.String, details: Schema.optionalKey(Schema.Array(Detail)) }
 type Fields = Schema.Struct.Type<typeof fields>
 

@@ -2,7 +2,7 @@
 import { Effect, SchemaAST, type SchemaIssue } from "effect"
 import { HttpApiMiddleware } from "effect/http-api"
 import { RequestErrors } from "../Api.ts"
-import { InvalidRequest } from "../Errors.ts"
+import { InvalidRequest, list } from "../Errors.ts"
 import { clip } from "./Clip.ts"
 
 const show = (value: unknown): string => {
@@ -46,12 +46,6 @@ const discriminator = (ast: SchemaAST.Union): { key: PropertyKey; allowed: strin
   return undefined
 }
 
-/** `a`, `a or b`, `a, b or c`. */
-const list = (keys: ReadonlyArray<PropertyKey>, last: string): string =>
-  keys.length < 2
-    ? keys.map(String).join("")
-    : `${keys.slice(0, -1).map(String).join(", ")} ${last} ${String(keys.at(-1))}`
-
 // A union of object forms told apart by which key is given (each form requires a key every other form forbids): for
 // an object that gives none of those keys, or more than one, which to give. A key present counts, even with null.
 const alternatives = (ast: SchemaAST.Union, input: unknown): string | undefined => {
@@ -73,9 +67,10 @@ const alternatives = (ast: SchemaAST.Union, input: unknown): string | undefined 
   }
   const given = keys.filter((key) => Object.hasOwn(input, key))
   if (given.length === 1) return undefined
+  const names = keys.map(String)
   return given.length === 0
-    ? `Give ${list(keys, "or")}`
-    : `Give only one of ${list(keys, "and")}, not ${keys.length === 2 ? "both" : "more"}`
+    ? `Give ${list(names, "or")}`
+    : `Give only one of ${list(names, "and")}, not ${keys.length === 2 ? "both" : "more"}`
 }
 
 interface Failure {

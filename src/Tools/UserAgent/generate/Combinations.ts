@@ -1,5 +1,5 @@
 /** The browser, OS and device families a generated user agent may be asked for, and the combinations that exist. */
-import { InvalidRequest } from "../../../Errors.ts"
+import { InvalidRequest, list } from "../../../Errors.ts"
 import { browserOses, osDevices } from "../Families.ts"
 import type { BrowserFamily, DeviceFamily, OsFamily } from "../Families.ts"
 
@@ -8,9 +8,6 @@ export interface GenerateOptions {
   readonly os?: OsFamily | undefined
   readonly deviceType?: DeviceFamily | undefined
 }
-
-const list = (items: ReadonlyArray<string>, word: "and" | "or"): string =>
-  items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} ${word} ${items[items.length - 1]}`
 
 export const invalid = (path: string, message: string, detail = message) =>
   new InvalidRequest({ message, details: [{ path, message: detail }] })

@@ -3,11 +3,10 @@ import { Effect, Option, Record, Result, Schema } from "effect"
 import { Command, Flag } from "effect/cli"
 import { PAYLOAD_PARSE_OPTIONS } from "../Api.ts"
 import { fromSchemaIssue } from "../Http/SchemaErrors.ts"
+import { JSON_NUMBER } from "../Tools/Wage/Amount.ts"
 import { Estimator } from "../Tools/Wage/Estimator.ts"
 import { assumptions, WageRequest } from "../Tools/Wage/Schemas.ts"
 import { reportNaming, stdout } from "./Report.ts"
-
-const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
 
 /** A JSON number's text, trimmed: the service computes from it exactly as written, as from a body's. */
 const written = (text: string): string => (JSON_NUMBER.test(text.trim()) ? text.trim() : text)

@@ -31,7 +31,7 @@ export interface Ratio {
   readonly d: bigint
 }
 
-const JSON_NUMBER = /^(-?)(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/
+export const JSON_NUMBER = /^(-?)(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/
 
 /** The exact value of a non-negative JSON number; a float's range (checked by `amountOf`) keeps the powers small. */
 export const toRatio = (text: string): Ratio => {

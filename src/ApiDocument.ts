@@ -10,10 +10,6 @@ const members = (schema: Node): Array<Node> =>
   [schema.anyOf, schema.oneOf].flatMap((list) => (Array.isArray(list) ? list.filter(isNode) : []))
 
 const REF = "#/components/schemas/"
-const refName = (schema: Node): string | undefined =>
-  typeof schema.$ref === "string" && schema.$ref.startsWith(REF) ? schema.$ref.slice(REF.length) : undefined
-
-const operations = (spec: Node): Array<Node> => children(spec.paths).flatMap(children)
 
 /** `{ "not": {} }`, the JSON Schema of a `Never` field. */
 const isNothing = (schema: unknown): boolean =>
@@ -46,7 +42,8 @@ const headersOf = (keyed: boolean, status: string): Array<string> => {
 }
 
 const requestExamples = (schemas: Node, schema: Node): Node | undefined => {
-  const name = refName(schema)
+  const name =
+    typeof schema.$ref === "string" && schema.$ref.startsWith(REF) ? schema.$ref.slice(REF.length) : undefined
   const examples = name === undefined ? undefined : node(schemas[name]).examples
   if (!Array.isArray(examples) || examples.length === 0) return undefined
   const named: Record<string, { value: Node }> = {}
@@ -69,7 +66,7 @@ export const describeAsServed = (spec: Record<string, unknown>): Record<string, 
     if (typeof scheme.scheme === "string") scheme.scheme = scheme.scheme.toLowerCase()
   }
   node(spec.info).contact = { name: "Tools API", url: "https://www.gnu.org/licenses/agpl-3.0.html#section13" }
-  for (const operation of operations(spec)) {
+  for (const operation of children(spec.paths).flatMap(children)) {
     for (const media of children(node(operation.requestBody).content)) {
       const examples = requestExamples(schemas, node(media.schema))
       if (examples !== undefined) media.examples = examples

@@ -82,9 +82,6 @@ const scalar = {
   defaultOpenAllTags: true
 }
 
-/** The Host header is the client's to choose: only this many documents are kept. */
-const MAX_SERVERS = 16
-
 /** RFC 9110's `uri-host [ ":" port ]`: nothing else reaches the document, which a shared cache may hand to anyone. */
 const HOST =
   /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?|\[[0-9a-f:.]{2,45}\])(?::\d{1,5})?$/i
@@ -109,7 +106,7 @@ const openApiRoute = <Id extends string, Groups extends HttpApiGroup.Constraint>
           ? { "cache-control": "private, max-age=3600", vary: trustProxy ? "Host, X-Forwarded-Proto" : "Host" }
           : {}
       const documents = new LRUCache<string, HttpServerResponse.HttpServerResponse>({
-        max: MAX_SERVERS,
+        max: 16, // the Host header is the client's to choose: only this many documents are kept
         memoMethod: (url) =>
           HttpServerResponse.setHeaders(
             HttpServerResponse.jsonUnsafe({ ...(spec ??= OpenApi.fromApi(api)), servers: [{ url }] }),

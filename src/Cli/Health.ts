@@ -24,9 +24,7 @@ const run = Effect.fn("Cli.health")(
     })
     if (response.status !== 200) return yield* new Unhealthy({ message: `${url} answered ${response.status}` })
   },
-  Effect.tapError((error) =>
-    error instanceof Unhealthy ? stderr(`tools-api health: ${error.message}\n`) : Effect.void
-  )
+  Effect.tapErrorTag("Unhealthy", (error) => stderr(`tools-api health: ${error.message}\n`))
 )
 
 export const HealthCommand = Command.make(

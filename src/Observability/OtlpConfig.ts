@@ -46,18 +46,14 @@ const endpoint = (name: string) =>
 const millis = (name: string, fallback: number) =>
   EnvVar.decoded(name, EnvVar.Integer(1, Number.MAX_SAFE_INTEGER), fallback, "a positive number of milliseconds", false)
 
-const exporters = (name: string) => {
-  const entry = Schema.String.pipe(
-    Schema.decode(SchemaTransformation.trim()),
-    Schema.decodeTo(Schema.Literals(["otlp", "none", ""]))
-  )
-  return EnvVar.read(
+const exporter = Schema.Trim.pipe(Schema.decodeTo(Schema.Literals(["otlp", "none", ""])))
+const exporters = (name: string) =>
+  EnvVar.read(
     name,
-    EnvVar.caseless(name, Config.Array(entry, name)).pipe(Config.withDefault(["otlp"])),
+    EnvVar.caseless(name, Config.Array(exporter, name)).pipe(Config.withDefault(["otlp"])),
     "otlp or none (this service exports over OTLP/HTTP only)",
     false
   )
-}
 
 const PROTOCOL = "OTEL_EXPORTER_OTLP_PROTOCOL"
 // JSON by default (the spec says protobuf): Effect's protobuf encoder costs more CPU, and every collector takes both.

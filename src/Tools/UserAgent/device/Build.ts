@@ -1,5 +1,6 @@
 /** What the lookups read, built from the generated data a step at a time, each step after the service's pause point. */
 import { Effect } from "effect"
+import { memoize } from "effect/Function"
 import { devicePattern } from "./Patterns.ts"
 import { type Filing, makePatternIndex } from "./PatternIndex.ts"
 import { type DeviceData, filingOf } from "./Data.ts"
@@ -15,24 +16,16 @@ export interface Brand {
 export type Database = Effect.Success<ReturnType<typeof build>>
 
 // Made outside `build`, so that what they keep is what they read, never the parsed file
-const memo = <A>(make: (brand: Brand) => A) => {
-  const made = new Map<number, A>()
-  return (brand: Brand): A => {
-    let found = made.get(brand.n)
-    if (found === undefined) made.set(brand.n, (found = make(brand)))
-    return found
-  }
-}
 const sourceOf = (sources: ReadonlyArray<string>) => (n: number) => sources[n]!
 const modelsOf = (starts: ReadonlyArray<number>, patterns: ReadonlyArray<string>, filings: Map<number, Filing>) =>
-  memo(({ n }) => {
+  memoize(({ n }: Brand) => {
     const [from, to] = [starts[n]!, starts[n + 1]!]
     if (from === to) return null
     const models = Array.from({ length: to - from }, (_, i) => from + i)
     return makePatternIndex(models, sourceOf(patterns), filings.get(n))
   })
 const regexOf = (sources: ReadonlyArray<string>, brandOf: Int32Array) =>
-  memo((brand) => sources.filter((_, b) => brandOf[b] === brand.n).join("|"))
+  memoize((brand: Brand) => sources.filter((_, b) => brandOf[b] === brand.n).join("|"))
 
 export const build = (data: DeviceData, pause: Effect.Effect<void>) =>
   Effect.gen(function* () {

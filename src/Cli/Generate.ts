@@ -8,17 +8,14 @@ import { report, UserAgentsLive } from "./Report.ts"
 /** Items made and written at a time, so a count in the millions needs no more memory than a thousand. */
 const PAGE = 1_000
 
+const only = <const L extends ReadonlyArray<string>>(name: string, families: L, what: string) =>
+  Flag.Literals(name, families).pipe(Flag.withDescription(`Only this ${what}`), Flag.withDefault(undefined))
+
 const flags = {
   count: Flag.Int("count").pipe(Flag.withDescription("How many user agents (default 1)"), Flag.withDefault(1)),
-  browser: Flag.Literals("browser", BROWSER_FAMILIES).pipe(
-    Flag.withDescription("Only this browser family"),
-    Flag.withDefault(undefined)
-  ),
-  os: Flag.Literals("os", OS_FAMILIES).pipe(Flag.withDescription("Only this OS family"), Flag.withDefault(undefined)),
-  deviceType: Flag.Literals("device-type", DEVICE_FAMILIES).pipe(
-    Flag.withDescription("Only this device type"),
-    Flag.withDefault(undefined)
-  ),
+  browser: only("browser", BROWSER_FAMILIES, "browser family"),
+  os: only("os", OS_FAMILIES, "OS family"),
+  deviceType: only("device-type", DEVICE_FAMILIES, "device type"),
   seed: Flag.Int("seed").pipe(
     Flag.withDescription("The same seed and options give the same list (a negative one as --seed=-5)"),
     Flag.withDefault(undefined)

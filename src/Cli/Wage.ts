@@ -16,6 +16,9 @@ const decode = Schema.decodeUnknownResult(WageRequest, PAYLOAD_PARSE_OPTIONS)
 
 const FLAGS: Readonly<Record<string, string>> = { hourlyWage: "--hourly", annualSalary: "--annual" }
 
+const amount = (name: string, description: string) =>
+  Flag.String(name).pipe(Flag.withDescription(description), Flag.withMetavar("N"), Flag.optional)
+
 const run = Effect.fn("Cli.wage")(
   function* (flags: { readonly hourly: Option.Option<string>; readonly annual: Option.Option<string> }) {
     const texts = Record.map(Record.getSomes({ hourlyWage: flags.hourly, annualSalary: flags.annual }), written)
@@ -36,16 +39,8 @@ const run = Effect.fn("Cli.wage")(
 export const WageCommand = Command.make(
   "wage",
   {
-    hourly: Flag.String("hourly").pipe(
-      Flag.withDescription("An hourly wage (give this or --annual)"),
-      Flag.withMetavar("N"),
-      Flag.optional
-    ),
-    annual: Flag.String("annual").pipe(
-      Flag.withDescription("An annual salary (give this or --hourly)"),
-      Flag.withMetavar("N"),
-      Flag.optional
-    )
+    hourly: amount("hourly", "An hourly wage (give this or --annual)"),
+    annual: amount("annual", "An annual salary (give this or --hourly)")
   },
   run
 ).pipe(

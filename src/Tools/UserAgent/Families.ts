@@ -15,8 +15,7 @@ export type OsFamily = typeof OsFamily.Type
 export type DeviceFamily = typeof DeviceFamily.Type
 export type DeviceType = typeof DeviceType.Type
 
-const browserFamilies: ReadonlySet<string> = new Set(BROWSER_FAMILIES)
-export const isBrowserFamily = (name: string): name is BrowserFamily => browserFamilies.has(name)
+export const isBrowserFamily = Schema.is(BrowserFamily)
 
 /** Where each browser family really runs, and on which devices each OS does. */
 const everywhere = Object.fromEntries(OS_FAMILIES.map((os) => [os, true] as const))

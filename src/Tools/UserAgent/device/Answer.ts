@@ -64,9 +64,7 @@ const anyClue = new RegExp(vendorClues.map(({ clue }) => clue.source).join("|"))
 
 const vendorClue = (ua: string, type: DeviceType): string | undefined => {
   if (type === "Desktop" || !anyClue.test(ua)) return undefined
-  for (const { vendor, clue, on } of vendorClues)
-    if ((on === undefined || on.includes(type)) && clue.test(ua)) return vendor
-  return undefined
+  return vendorClues.find(({ clue, on }) => (on === undefined || on.includes(type)) && clue.test(ua))?.vendor
 }
 
 /** `library` is the library's vendor and model after the rules; `type` undefined where no vendor clue applies. */

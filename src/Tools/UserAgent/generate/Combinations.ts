@@ -1,7 +1,6 @@
 /** The browser, OS and device families a generated user agent may be asked for, and the combinations that exist. */
 import { InvalidRequest, list } from "../../../Errors.ts"
-import { browserOses, osDevices } from "../Families.ts"
-import type { BrowserFamily, DeviceFamily, OsFamily } from "../Families.ts"
+import { type BrowserFamily, browserOses, type DeviceFamily, osDevices, type OsFamily } from "../Families.ts"
 
 export interface GenerateOptions {
   readonly browser?: BrowserFamily | undefined

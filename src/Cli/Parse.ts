@@ -5,7 +5,7 @@ import { InvalidRequest } from "../Errors.ts"
 import { UserAgents } from "../Tools/UserAgent/Service.ts"
 import { boundedLines, readEntry } from "./Lines.ts"
 import { body, Refused, report, stderr, stdout, UserAgentsLive } from "./Report.ts"
-import { makeSummary, table } from "./Summary.ts"
+import { makeSummary, number, table } from "./Summary.ts"
 
 class CannotRead extends Data.TaggedError("CannotRead")<{ readonly message: string }> {}
 
@@ -72,14 +72,13 @@ const run = Effect.fn("Cli.parse")(
     }
 
     const counts = () =>
-      `${lines.toLocaleString("en")} lines, ${combined ? `${skipped.toLocaleString("en")} skipped, ` : ""}` +
-      `${failed.toLocaleString("en")} failed`
+      `${number(lines)} lines, ${combined ? `${number(skipped)} skipped, ` : ""}${number(failed)} failed`
     const progress = Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
       if (now - shownAt < 1_000) return
       shownAt = now
       const rate = Math.round((lines * 1_000) / Math.max(1, now - started))
-      yield* stderr(`\r\x1b[K${counts()}, ${rate.toLocaleString("en")} lines/s`)
+      yield* stderr(`\r\x1b[K${counts()}, ${number(rate)} lines/s`)
     })
 
     /** `file` undefined: stdin. One that cannot be read is told on stderr and the next is read. */

@@ -51,7 +51,7 @@ export const makeSummary = () => {
   return { add, json }
 }
 
-const number = (n: number) => n.toLocaleString("en")
+export const number = (n: number) => n.toLocaleString("en")
 // a value comes from the input: no control character reaches the terminal, no long one breaks the columns
 const cell = (name: string) => {
   const clean = name.replace(/[\p{Cc}\p{Cf}]/gu, "?")

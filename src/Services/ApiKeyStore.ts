@@ -58,7 +58,6 @@ export const announcement = (key: string) =>
 export class ApiKeyStore extends Context.Service<
   ApiKeyStore,
   {
-    /** The caller for a known key, else undefined. */
     readonly authenticate: (key: string) => Caller | undefined
     /** Prints the generated key, if there is one, once. */
     readonly announce: Effect.Effect<void>

@@ -113,13 +113,10 @@ const openApiRoute = <Id extends string, Groups extends HttpApiGroup.Constraint>
             caching
           )
       })
-      yield* router.add(
-        "GET",
-        OPENAPI_PATH,
-        Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
-          documents.memo(publicUrl ?? requestOrigin(request, trustProxy))
-        )
+      const serve = Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
+        documents.memo(publicUrl ?? requestOrigin(request, trustProxy))
       )
+      yield* router.add("GET", OPENAPI_PATH, serve)
     })
   )
 

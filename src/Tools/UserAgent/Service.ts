@@ -47,81 +47,71 @@ const check = (options: GenerateRequestOptions, count = 1): InvalidRequest | und
       ? invalid("seed", "seed must be an integer", "must be an integer")
       : checkCombination(options)
 
-export class UserAgents extends Context.Service<
-  UserAgents,
-  {
-    readonly parse: (userAgent: string, headers?: Headers) => Effect.Effect<UserAgentInfo>
-    readonly parseMany: (userAgents: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<UserAgentInfo>>
-    readonly generate: (options: GenerateRequestOptions) => Effect.Effect<UserAgentInfo, InvalidRequest>
+export class UserAgents extends Context.Service<UserAgents>()("app/UserAgents", {
+  make: Effect.gen(function* () {
+    const size = (yield* AppConfig).uaCacheSize
+    const cache = size > 0 ? makeParseCache(size) : undefined
+    const { pause: slice } = yield* Slicer
+    const devices = yield* DeviceDatabase
+
+    const cacheable = (headers?: Headers) => cache !== undefined && !hasClientHints(headers)
+    const parseNow = (identify: Lookup, userAgent: string, headers?: Headers) => {
+      const info = safeParse(identify, userAgent, headers)
+      if (cacheable(headers)) {
+        cache?.set(userAgent, info)
+        countMiss()
+      }
+      return info
+    }
+    // No Effect.fn: a span costs more than a hit.
+    const parse = (userAgent: string, headers?: Headers): Effect.Effect<UserAgentInfo> =>
+      Effect.suspend(() => {
+        const hit = cacheable(headers) ? cache?.get(userAgent) : undefined
+        if (hit !== undefined) countHit()
+        return hit !== undefined
+          ? Effect.succeed(hit)
+          : Effect.andThen(
+              slice,
+              Effect.map(devices.lookups, ({ identify }) => parseNow(identify, userAgent, headers))
+            )
+      })
+
+    // The data set's file is read by path: imported as a module, all of it would stay alive for good.
+    const loadPools = Effect.gen(function* () {
+      const text = yield* Effect.promise(() => readFile(String(trafficFile), "utf8"))
+      const entries = yield* trafficEntries(text, slice)
+      const { identify } = yield* devices.lookups
+      return yield* buildPools(entries, (ua) => Effect.map(slice, () => safeParse(identify, ua)))
+    }).pipe(Effect.withSpan("UserAgents.loadPools"))
+    const pools = yield* Effect.cached(loadPools)
+
     /** `count` strings from item `from` (0 unless paging), each drawn as `seeded` says; callers cap `count`. */
-    readonly generateMany: (
+    const generateMany = Effect.fn("UserAgents.generateMany")(function* (
       options: GenerateRequestOptions,
       count: number,
-      from?: number
-    ) => Effect.Effect<ReadonlyArray<UserAgentInfo>, InvalidRequest>
-  }
->()("app/UserAgents") {
+      from = 0
+    ) {
+      const wrong = check(options, count)
+      if (wrong !== undefined) return yield* wrong
+      const loaded = yield* pools
+      const items: Array<UserAgentInfo> = []
+      for (let index = from; index < from + count; index++) {
+        const one = generate(loaded, options)
+        items.push(yield* options.seed === undefined ? one : seeded(one, options.seed, index))
+      }
+      return items
+    })
+
+    return {
+      parse,
+      parseMany: (userAgents: ReadonlyArray<string>) => Effect.forEach(userAgents, (userAgent) => parse(userAgent)),
+      generate: (options: GenerateRequestOptions) => Effect.map(generateMany(options, 1), (items) => items[0]!),
+      generateMany
+    }
+  })
+}) {
   static readonly layer: Layer.Layer<UserAgents, DeviceDataUnreadable, AppConfig> = Layer.effect(
     UserAgents,
-    Effect.gen(function* () {
-      const size = (yield* AppConfig).uaCacheSize
-      const cache = size > 0 ? makeParseCache(size) : undefined
-      const { pause: slice } = yield* Slicer
-      const devices = yield* DeviceDatabase
-
-      const cacheable = (headers?: Headers) => cache !== undefined && !hasClientHints(headers)
-      const parseNow = (identify: Lookup, userAgent: string, headers?: Headers) => {
-        const info = safeParse(identify, userAgent, headers)
-        if (cacheable(headers)) {
-          cache?.set(userAgent, info)
-          countMiss()
-        }
-        return info
-      }
-      // No Effect.fn: a span costs more than a hit.
-      const parse = (userAgent: string, headers?: Headers): Effect.Effect<UserAgentInfo> =>
-        Effect.suspend(() => {
-          const hit = cacheable(headers) ? cache?.get(userAgent) : undefined
-          if (hit !== undefined) countHit()
-          return hit !== undefined
-            ? Effect.succeed(hit)
-            : Effect.andThen(
-                slice,
-                Effect.map(devices.lookups, ({ identify }) => parseNow(identify, userAgent, headers))
-              )
-        })
-
-      // The data set's file is read by path: imported as a module, all of it would stay alive for good.
-      const loadPools = Effect.gen(function* () {
-        const text = yield* Effect.promise(() => readFile(String(trafficFile), "utf8"))
-        const entries = yield* trafficEntries(text, slice)
-        const { identify } = yield* devices.lookups
-        return yield* buildPools(entries, (ua) => Effect.map(slice, () => safeParse(identify, ua)))
-      }).pipe(Effect.withSpan("UserAgents.loadPools"))
-      const pools = yield* Effect.cached(loadPools)
-
-      const generateMany = Effect.fn("UserAgents.generateMany")(function* (
-        options: GenerateRequestOptions,
-        count: number,
-        from = 0
-      ) {
-        const wrong = check(options, count)
-        if (wrong !== undefined) return yield* wrong
-        const loaded = yield* pools
-        const items: Array<UserAgentInfo> = []
-        for (let index = from; index < from + count; index++) {
-          const one = generate(loaded, options)
-          items.push(yield* options.seed === undefined ? one : seeded(one, options.seed, index))
-        }
-        return items
-      })
-
-      return UserAgents.of({
-        parse,
-        parseMany: (userAgents) => Effect.forEach(userAgents, (userAgent) => parse(userAgent)),
-        generate: (options) => Effect.map(generateMany(options, 1), (items) => items[0]!),
-        generateMany
-      })
-    })
+    UserAgents.make
   ).pipe(Layer.provide(DeviceDatabase.layer), Layer.provide(Slicer.layer))
 }

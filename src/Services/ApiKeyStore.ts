@@ -55,64 +55,59 @@ export const announcement = (key: string) =>
   `No API key configured: set API_KEYS (comma-separated) or API_KEYS_FILE (one key a line).\n` +
   `Serving with this key, generated for this run only: ${key}`
 
-export class ApiKeyStore extends Context.Service<
-  ApiKeyStore,
-  {
-    readonly authenticate: (key: string) => Caller | undefined
+export class ApiKeyStore extends Context.Service<ApiKeyStore>()("app/ApiKeyStore", {
+  make: Effect.gen(function* () {
+    const { apiKeys, apiKeysFile, generatedKey, workerIndex } = yield* AppConfig
+    const listed = apiKeys === undefined ? NONE : yield* refuseAs("API_KEYS", parseKeyList(Redacted.value(apiKeys)))
+    const fromFile = apiKeysFile === undefined ? NONE : yield* refuseAs("API_KEYS_FILE", readKeysFile(apiKeysFile))
+    // One warning per deployment: a lone process, or the first worker.
+    if (workerIndex === undefined || workerIndex === "1") yield* warnShort([...listed.short, ...fromFile.short])
+    const digests = new Set([...listed.digests, ...fromFile.digests])
+    // A worker is given its primary's key, which the primary announces.
+    const generated =
+      digests.size === 0 ? (generatedKey === undefined ? generateKey() : Redacted.value(generatedKey)) : undefined
+    if (generated !== undefined) digests.add(sha256Hex(generated))
+    let callers = callersOf(digests, fromFile.own)
     /** Prints the generated key, if there is one, once. */
-    readonly announce: Effect.Effect<void>
+    const announce =
+      generated === undefined || generatedKey !== undefined
+        ? Effect.void
+        : yield* Effect.cached(Console.error(announcement(generated)))
+
+    // One reload at a time: a later signal's reads never land before an earlier one's.
+    const oneAtATime = (yield* Semaphore.make(1)).withPermits(1)
     /** Reads API_KEYS_FILE again and serves its keys with API_KEYS'; a file that fails keeps the old keys. Logs. */
-    readonly reload: Effect.Effect<void>
-  }
->()("app/ApiKeyStore") {
+    const reload = Effect.gen(function* () {
+      if (apiKeysFile === undefined) return yield* Effect.logWarning("SIGHUP ignored: no API_KEYS_FILE to re-read")
+      const read = yield* Effect.flatMap(readFinishedFile(apiKeysFile), (text) =>
+        Effect.fromResult(keysIn(apiKeysFile, text))
+      )
+      if (read.digests.length === 0) {
+        return yield* Effect.logWarning(`API keys not reloaded, the previous ones stay: ${apiKeysFile} holds no key`)
+      }
+      const next = callersOf([...listed.digests, ...read.digests], read.own)
+      const added = [...next.keys()].filter((digest) => !callers.has(digest)).length
+      const removed = [...callers.keys()].filter((digest) => !next.has(digest)).length
+      callers = next
+      yield* Effect.logInfo("API keys reloaded").pipe(Effect.annotateLogs({ keys: next.size, added, removed }))
+      yield* warnShort(read.short)
+    }).pipe(
+      Effect.catch((why) => Effect.logError(`API keys not reloaded, the previous ones stay: API_KEYS_FILE ${why}`)),
+      oneAtATime
+    )
+
+    return {
+      // Plain and synchronous, no Effect and no span: it runs on every request.
+      authenticate: (key: string): Caller | undefined => (key === "" ? undefined : callers.get(sha256Hex(key))),
+      // Called once the server listens, so a start that fails prints no key that never served.
+      announce,
+      reload
+    }
+  })
+}) {
   static readonly layer: Layer.Layer<ApiKeyStore, InvalidConfig, AppConfig> = Layer.effect(
     ApiKeyStore,
-    Effect.gen(function* () {
-      const { apiKeys, apiKeysFile, generatedKey, workerIndex } = yield* AppConfig
-      const listed = apiKeys === undefined ? NONE : yield* refuseAs("API_KEYS", parseKeyList(Redacted.value(apiKeys)))
-      const fromFile = apiKeysFile === undefined ? NONE : yield* refuseAs("API_KEYS_FILE", readKeysFile(apiKeysFile))
-      // One warning per deployment: a lone process, or the first worker.
-      if (workerIndex === undefined || workerIndex === "1") yield* warnShort([...listed.short, ...fromFile.short])
-      const digests = new Set([...listed.digests, ...fromFile.digests])
-      // A worker is given its primary's key, which the primary announces.
-      const generated =
-        digests.size === 0 ? (generatedKey === undefined ? generateKey() : Redacted.value(generatedKey)) : undefined
-      if (generated !== undefined) digests.add(sha256Hex(generated))
-      let callers = callersOf(digests, fromFile.own)
-      const announce =
-        generated === undefined || generatedKey !== undefined
-          ? Effect.void
-          : yield* Effect.cached(Console.error(announcement(generated)))
-
-      // One reload at a time: a later signal's reads never land before an earlier one's.
-      const oneAtATime = (yield* Semaphore.make(1)).withPermits(1)
-      const reload = Effect.gen(function* () {
-        if (apiKeysFile === undefined) return yield* Effect.logWarning("SIGHUP ignored: no API_KEYS_FILE to re-read")
-        const read = yield* Effect.flatMap(readFinishedFile(apiKeysFile), (text) =>
-          Effect.fromResult(keysIn(apiKeysFile, text))
-        )
-        if (read.digests.length === 0) {
-          return yield* Effect.logWarning(`API keys not reloaded, the previous ones stay: ${apiKeysFile} holds no key`)
-        }
-        const next = callersOf([...listed.digests, ...read.digests], read.own)
-        const added = [...next.keys()].filter((digest) => !callers.has(digest)).length
-        const removed = [...callers.keys()].filter((digest) => !next.has(digest)).length
-        callers = next
-        yield* Effect.logInfo("API keys reloaded").pipe(Effect.annotateLogs({ keys: next.size, added, removed }))
-        yield* warnShort(read.short)
-      }).pipe(
-        Effect.catch((why) => Effect.logError(`API keys not reloaded, the previous ones stay: API_KEYS_FILE ${why}`)),
-        oneAtATime
-      )
-
-      return ApiKeyStore.of({
-        // Plain and synchronous, no Effect and no span: it runs on every request.
-        authenticate: (key) => (key === "" ? undefined : callers.get(sha256Hex(key))),
-        // Called once the server listens, so a start that fails prints no key that never served.
-        announce,
-        reload
-      })
-    })
+    ApiKeyStore.make
   )
 
   /** A store holding exactly these keys (plaintext), no configuration read. */

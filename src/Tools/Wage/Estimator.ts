@@ -38,11 +38,8 @@ export const estimate = (input: WageInput): Result.Result<Estimates, InvalidValu
     annual: roundToCents(times(hourly, hoursPerYear))
   }))
 
-export class Estimator extends Context.Service<
-  Estimator,
-  { readonly estimate: (input: WageInput) => Effect.Effect<Estimates, InvalidValue> }
->()("app/WageEstimator") {
-  static readonly layer: Layer.Layer<Estimator> = Layer.succeed(Estimator, {
-    estimate: (input) => Effect.suspend(() => Effect.fromResult(estimate(input)))
-  })
+export class Estimator extends Context.Service<Estimator>()("app/WageEstimator", {
+  make: Effect.succeed({ estimate: (input: WageInput) => Effect.suspend(() => Effect.fromResult(estimate(input))) })
+}) {
+  static readonly layer: Layer.Layer<Estimator> = Layer.effect(Estimator, Estimator.make)
 }

@@ -34,19 +34,19 @@ export const readDeviceData = (path: string): Effect.Effect<DeviceData, DeviceDa
   )
 }
 
-export class DeviceDatabase extends Context.Service<DeviceDatabase, { readonly lookups: Effect.Effect<Lookups> }>()(
-  "app/DeviceDatabase"
-) {
+export class DeviceDatabase extends Context.Service<DeviceDatabase>()("app/DeviceDatabase", {
+  make: Effect.gen(function* () {
+    const data = yield* readDeviceData(file)
+    const { pause } = yield* Slicer
+    // a fiber that ends with the build, so nothing keeps the parsed file
+    const building = Effect.map(build(data, pause), lookups).pipe(Effect.withSpan("DeviceDatabase.build"))
+    const built = yield* Effect.forkScoped(building)
+    return { lookups: Fiber.join(built) }
+  })
+}) {
   static readonly layer: Layer.Layer<DeviceDatabase, DeviceDataUnreadable> = Layer.effect(
     DeviceDatabase,
-    Effect.gen(function* () {
-      const data = yield* readDeviceData(file)
-      const { pause } = yield* Slicer
-      // a fiber that ends with the build, so nothing keeps the parsed file
-      const building = Effect.map(build(data, pause), lookups).pipe(Effect.withSpan("DeviceDatabase.build"))
-      const built = yield* Effect.forkScoped(building)
-      return DeviceDatabase.of({ lookups: Fiber.join(built) })
-    })
+    DeviceDatabase.make
   ).pipe(Layer.provide(Slicer.layer))
 }
 

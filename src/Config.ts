@@ -128,14 +128,12 @@ const settings = Effect.gen(function* () {
   Effect.provideServiceEffect(ConfigProvider.ConfigProvider, Effect.map(ConfigProvider.ConfigProvider, EnvVar.trimmed))
 )
 
-export type Settings = Effect.Success<typeof settings>
-
 /** The settings from these variables; throws InvalidConfig for the first bad one. */
-export const parse = (env: Env): Settings =>
+export const parse = (env: Env): AppConfig["Service"] =>
   Effect.runSync(Effect.provideService(settings, ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(env)))
 
-export class AppConfig extends Context.Service<AppConfig, Settings>()("app/AppConfig") {
-  static readonly layer: Layer.Layer<AppConfig, InvalidConfig> = Layer.effect(AppConfig, settings)
+export class AppConfig extends Context.Service<AppConfig>()("app/AppConfig", { make: settings }) {
+  static readonly layer: Layer.Layer<AppConfig, InvalidConfig> = Layer.effect(AppConfig, AppConfig.make)
 
   static readonly fromEnv = (env: Env): Layer.Layer<AppConfig> => Layer.sync(AppConfig, () => parse(env))
 }

@@ -14,11 +14,19 @@ const defaultUrl = Effect.gen(function* () {
   return `http://${local.includes(":") && !local.startsWith("[") ? `[${local}]` : local}:${port}/health`
 })
 
+const flags = {
+  url: Flag.String("url").pipe(
+    Flag.withDescription("The health URL (default: http://127.0.0.1:$PORT/health, from PORT and HOST)"),
+    Flag.withDefault(undefined)
+  ),
+  timeout: Flag.Int("timeout").pipe(Flag.withDescription("Seconds to wait for the answer"), Flag.withDefault(3))
+}
+
 const run = Effect.fn("Cli.health")(
-  function* (flags: { readonly url: string | undefined; readonly timeout: number }) {
-    const url = flags.url ?? (yield* defaultUrl)
+  function* (options: Command.Command.Config.Infer<typeof flags>) {
+    const url = options.url ?? (yield* defaultUrl)
     const response = yield* Effect.tryPromise({
-      try: (signal) => fetch(url, { signal: AbortSignal.any([signal, AbortSignal.timeout(flags.timeout * 1000)]) }),
+      try: (signal) => fetch(url, { signal: AbortSignal.any([signal, AbortSignal.timeout(options.timeout * 1000)]) }),
       catch: (error) =>
         new Unhealthy({ message: `${url} did not answer: ${error instanceof Error ? error.message : error}` })
     })
@@ -27,17 +35,7 @@ const run = Effect.fn("Cli.health")(
   Effect.tapErrorTag("Unhealthy", (error) => stderr(`tools-api health: ${error.message}\n`))
 )
 
-export const HealthCommand = Command.make(
-  "health",
-  {
-    url: Flag.String("url").pipe(
-      Flag.withDescription("The health URL (default: http://127.0.0.1:$PORT/health, from PORT and HOST)"),
-      Flag.withDefault(undefined)
-    ),
-    timeout: Flag.Int("timeout").pipe(Flag.withDescription("Seconds to wait for the answer"), Flag.withDefault(3))
-  },
-  run
-).pipe(
+export const HealthCommand = Command.make("health", flags, run).pipe(
   Command.withShortDescription("Exit 0 when the service on this machine answers /health, else 1"),
   Command.withDescription(
     "Ask the service running on this machine for /health: exit 0 when it answers 200, 1 when it is draining, " +

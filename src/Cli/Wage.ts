@@ -18,17 +18,21 @@ const FLAGS: Readonly<Record<string, string>> = { hourlyWage: "--hourly", annual
 
 const amount = (name: string, description: string) =>
   Flag.String(name).pipe(Flag.withDescription(description), Flag.withMetavar("N"), Flag.optional)
+const flags = {
+  hourly: amount("hourly", "An hourly wage (give this or --annual)"),
+  annual: amount("annual", "An annual salary (give this or --hourly)")
+}
 
 const run = Effect.fn("Cli.wage")(
-  function* (flags: { readonly hourly: Option.Option<string>; readonly annual: Option.Option<string> }) {
-    const texts = Record.map(Record.getSomes({ hourlyWage: flags.hourly, annualSalary: flags.annual }), written)
+  function* (options: Command.Command.Config.Infer<typeof flags>) {
+    const texts = Record.map(Record.getSomes({ hourlyWage: options.hourly, annualSalary: options.annual }), written)
     // as the API sees a body: a number when written as a JSON number, else a string it refuses
     const request = decode(Record.map(texts, (text) => (JSON_NUMBER.test(text) ? Number(text) : text)))
     if (Result.isFailure(request)) return yield* fromSchemaIssue(request.failure.issue)
     const estimates = yield* (yield* Estimator).estimate(
-      Option.isSome(flags.hourly)
-        ? { hourlyWage: written(flags.hourly.value) }
-        : { annualSalary: written(Option.getOrElse(flags.annual, () => "")) }
+      Option.isSome(options.hourly)
+        ? { hourlyWage: written(options.hourly.value) }
+        : { annualSalary: written(Option.getOrElse(options.annual, () => "")) }
     )
     yield* stdout(`${JSON.stringify({ estimates, assumptions })}\n`)
   },
@@ -36,14 +40,7 @@ const run = Effect.fn("Cli.wage")(
   reportNaming((line) => line.replace(/\b(hourlyWage|annualSalary)\b/g, (field) => FLAGS[field] ?? field))
 )
 
-export const WageCommand = Command.make(
-  "wage",
-  {
-    hourly: amount("hourly", "An hourly wage (give this or --annual)"),
-    annual: amount("annual", "An annual salary (give this or --hourly)")
-  },
-  run
-).pipe(
+export const WageCommand = Command.make("wage", flags, run).pipe(
   Command.withShortDescription("An hourly wage or annual salary across six pay periods"),
   Command.withDescription(
     "Convert an hourly wage or an annual salary across six pay periods, as the API's wage estimator does " +

@@ -51,7 +51,7 @@ const refineBrowser = (ua: string, library: ParserResult["browser"], os: string,
     const shell = family === "IE" ? tokens.ieShell(ua) : undefined
     if (shell !== undefined) return shell
     const other = tokens.foreignProduct(ua)
-    const recognisedOnly = family === "Edge" || (family === "IE" && tokens.isWindowsMobile(ua))
+    const recognisedOnly = family === "Edge" || (family === "IE" && tokens.windowsMobile.test(ua))
     const named = other !== undefined && recognisedOnly ? tokens.recognisedProduct(ua, other) : other
     if (named !== undefined) return named
   }

@@ -26,7 +26,7 @@ const addOnTokens = new RegExp(
 // a Windows Mobile handset's token beside IE's ("HTC_P3600"), or its carrier's ("Vodafone/1.0/HTC_v1510")
 const deviceName = /^[A-Za-z][A-Za-z_-]*\d[\w-]*$/
 const carrierToken = /^[A-Za-z-]+\/\d[\d.]*\/(?!Mozilla)\w/
-const windowsMobile = /\bWindows CE\b|\bIEMobile\b|\bWindows Mobile\b|\bPPC;/
+export const windowsMobile = /\bWindows CE\b|\bIEMobile\b|\bWindows Mobile\b|\bPPC;/
 
 export const firefoxBuild = /\b(?:Minefield|BonEcho|GranParadiso|Shiretoko|Namoroka|Lorentz|Aurora|Fennec)\/(\d[\w.]*)/
 
@@ -66,7 +66,7 @@ const isNotProduct = (name: string, token: string, handset: boolean): boolean =>
 export const foreignProduct = (ua: string): Product | undefined => {
   const text = outsideComments(ua)
   let bare: string | undefined
-  const handset = isWindowsMobile(ua)
+  const handset = windowsMobile.test(ua)
   for (const raw of text.split(/\s+/)) {
     const token = raw.replace(/^[[\]"';,]+|[[\]"';,]+$/g, "")
     const [name = "", version] = token.split("/")
@@ -85,8 +85,6 @@ type Product = { readonly name: string; readonly version?: string | undefined }
 
 const baseNames =
   /^(mozilla|ie|iemobile|edge|chrome|chrome webview|mobile chrome|safari|mobile safari|webkit|firefox)$/i
-
-export const isWindowsMobile = (ua: string): boolean => windowsMobile.test(ua)
 
 /**
  * Where a token of its own names the browser (Edge's "Edg/"), another token outranks it only if the library knows it

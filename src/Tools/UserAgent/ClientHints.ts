@@ -40,9 +40,8 @@ export const ClientHintHeaders = Schema.Record(
   .check(Schema.makeFilter(hintTooLong))
 
 /** Only client hints change a parse: other headers (or none) leave the string's own, cacheable answer. */
-export const hasClientHints = (
-  headers: Readonly<Record<string, string>> | undefined
-): headers is Record<string, string> => headers !== undefined && Object.keys(headers).some(isHint)
+export const hasClientHints = (headers: Readonly<Record<string, string>> | undefined): boolean =>
+  headers !== undefined && Object.keys(headers).some(isHint)
 
 /** The hints by lower-case name, so no other name ("__proto__") is a key; a plain object for the library. */
 export const clientHints = (headers: Readonly<Record<string, string>>): Record<string, string> | undefined => {

@@ -15,10 +15,8 @@ const COMPRESS = {
   gzip: (body: Uint8Array) => gzipSync(body)
 } as const
 
-const made = new WeakMap<
-  HttpServerResponse.HttpServerResponse,
-  { digest: string; compressed: { br?: Uint8Array; gzip?: Uint8Array } }
->()
+type Made = { digest: string; compressed: { br?: Uint8Array; gzip?: Uint8Array } }
+const made = new WeakMap<HttpServerResponse.HttpServerResponse, Made>()
 
 /** The first of br and gzip that Accept-Encoding accepts (a q=0 refuses it). */
 const negotiate = (header = "") => {

@@ -1,5 +1,5 @@
 // OTLP/HTTP export by Effect's exporters when OTEL_* ask for it; with none nothing here is built: no tracing cost.
-import { Duration, Effect, Layer, Option, Tracer } from "effect"
+import { Effect, Layer, Option, Tracer } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientError, HttpMiddleware } from "effect/http"
 import { OtlpExporter, OtlpLogger, OtlpMetrics, OtlpSerialization, OtlpTracer } from "effect/observability"
 import { AppConfig } from "../Config.ts"
@@ -14,7 +14,7 @@ const clientWithDeadline = (timeoutMs: number) =>
     Effect.map(Effect.service(HttpClient.HttpClient), (client) =>
       HttpClient.transform(client, (response, request) =>
         Effect.timeoutOrElse(response, {
-          duration: Duration.millis(timeoutMs),
+          duration: timeoutMs,
           orElse: () =>
             Effect.fail(
               new HttpClientError.HttpClientError({
@@ -43,11 +43,11 @@ const sampling = (tracer: Tracer.Tracer, { parentBased, ratio }: OtlpSettings["s
 const exporters = (settings: OtlpSettings, routes: Routes) => {
   const { compression, headers, intervals, urls } = settings
   const resource = { serviceName: settings.serviceName, attributes: settings.attributes }
-  const shutdownTimeout = Duration.millis(Math.min(settings.timeoutMs, 1_000))
+  const shutdownTimeout = Math.min(settings.timeoutMs, 1_000)
   const common = { resource, headers, compression, shutdownTimeout }
   const layers: Array<Layer.Layer<never, never, HttpClient.HttpClient | OtlpSerialization.OtlpSerialization>> = []
   if (urls.traces !== undefined) {
-    const options = { ...common, url: urls.traces, exportInterval: Duration.millis(intervals.traces) }
+    const options = { ...common, url: urls.traces, exportInterval: intervals.traces }
     const tracer = Effect.map(OtlpTracer.make(options), (otlp) => sampling(otlp, settings.sampler))
     layers.push(Layer.effect(Tracer.Tracer, tracer).pipe(Layer.provideMerge(OtlpExporter.layerFlusher)))
     // "POST /v1/tools/wage-estimator": bounded, as the route is; only the method outside the API (OTel's rule)
@@ -57,12 +57,11 @@ const exporters = (settings: OtlpSettings, routes: Routes) => {
       )
     )
   }
-  if (urls.metrics !== undefined) {
-    layers.push(OtlpMetrics.layer({ ...common, url: urls.metrics, exportInterval: Duration.millis(intervals.metrics) }))
-  }
+  if (urls.metrics !== undefined)
+    layers.push(OtlpMetrics.layer({ ...common, url: urls.metrics, exportInterval: intervals.metrics }))
   if (urls.logs !== undefined) {
     // beside the service's own log (stdout), not instead of it
-    const exportInterval = Duration.millis(intervals.logs)
+    const exportInterval = intervals.logs
     layers.push(OtlpLogger.layer({ ...common, url: urls.logs, exportInterval, mergeWithExisting: true }))
   }
   return Layer.mergeAll(Layer.empty, ...layers).pipe(

@@ -46,13 +46,6 @@ export const parseRedisUrl = (raw: string): URL | string => {
   return url
 }
 
-const redisUrl: Effect.Effect<URL | undefined, InvalidConfig> = Effect.gen(function* () {
-  const raw = yield* EnvVar.text("REDIS_URL")
-  const url = raw === undefined ? undefined : parseRedisUrl(raw)
-  if (typeof url !== "string") return url
-  return yield* invalid(`REDIS_URL ${url} (expected redis://[user:password@]host[:port][/db])`)
-})
-
 /** Browser origins allowed to call the API: every origin, these, or none (unset). */
 export type CorsOrigins = "*" | ReadonlySet<string> | undefined
 
@@ -111,7 +104,11 @@ const rest = Effect.all({
 
 const settings = Effect.gen(function* () {
   const count = yield* EnvVar.integer("WORKERS", 1, 1, 256)
-  const redis = yield* redisUrl
+  const rawRedis = yield* EnvVar.text("REDIS_URL")
+  const redis = rawRedis === undefined ? undefined : parseRedisUrl(rawRedis)
+  if (typeof redis === "string") {
+    return yield* invalid(`REDIS_URL ${redis} (expected redis://[user:password@]host[:port][/db])`)
+  }
   if (count > 1 && redis === undefined) {
     return yield* invalid("WORKERS above 1 requires REDIS_URL, so the processes share one rate limit")
   }

@@ -43,8 +43,7 @@ const sampling = (tracer: Tracer.Tracer, { parentBased, ratio }: OtlpSettings["s
 const exporters = (settings: OtlpSettings, routes: Routes) => {
   const { compression, headers, intervals, urls } = settings
   const resource = { serviceName: settings.serviceName, attributes: settings.attributes }
-  const shutdownTimeout = Math.min(settings.timeoutMs, 1_000)
-  const common = { resource, headers, compression, shutdownTimeout }
+  const common = { resource, headers, compression, shutdownTimeout: Math.min(settings.timeoutMs, 1_000) }
   const layers: Array<Layer.Layer<never, never, HttpClient.HttpClient | OtlpSerialization.OtlpSerialization>> = []
   if (urls.traces !== undefined) {
     const options = { ...common, url: urls.traces, exportInterval: intervals.traces }

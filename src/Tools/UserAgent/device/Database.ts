@@ -40,8 +40,7 @@ export class DeviceDatabase extends Context.Service<DeviceDatabase>()("app/Devic
     const { pause } = yield* Slicer
     // a fiber that ends with the build, so nothing keeps the parsed file
     const building = Effect.map(build(data, pause), lookups).pipe(Effect.withSpan("DeviceDatabase.build"))
-    const built = yield* Effect.forkScoped(building)
-    return { lookups: Fiber.join(built) }
+    return { lookups: Fiber.join(yield* Effect.forkScoped(building)) }
   })
 }) {
   static readonly layer: Layer.Layer<DeviceDatabase, DeviceDataUnreadable> = Layer.effect(

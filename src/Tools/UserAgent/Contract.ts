@@ -1,4 +1,3 @@
-/** The user-agent tool's contract: parse a User-Agent string, or generate a realistic, current one. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { InvalidRequestWire } from "../../Errors.ts"
 import { TokenCost } from "../TokenCost.ts"

@@ -1,4 +1,3 @@
-/** The wage tool's contract: an hourly wage or an annual salary across six pay periods. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { InvalidValueWire } from "../../Errors.ts"
 import { WageRequest, WageResponse } from "./Schemas.ts"

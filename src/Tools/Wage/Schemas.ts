@@ -1,4 +1,3 @@
-/** The wage estimator's request and response. */
 import { Effect, Result, Schema, SchemaGetter, SchemaIssue, SchemaTransformation } from "effect"
 import { amountOf, assumptions, type Field, FIELDS } from "./Amount.ts"
 

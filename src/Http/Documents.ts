@@ -124,12 +124,11 @@ const docsRoute = <Id extends string, Groups extends HttpApiGroup.Constraint>(ap
     Effect.gen(function* () {
       const scope = yield* Effect.scope
       // a router of its own (a fresh memo map): the application's is built already
-      const router = HttpRouter.toHttpEffect(HttpApiScalar.layer(api, { path: DOCS_PATH, scalar })).pipe(
+      const page = HttpRouter.toHttpEffect(HttpApiScalar.layer(api, { path: DOCS_PATH, scalar })).pipe(
         Effect.provideService(Layer.CurrentMemoMap, Layer.makeMemoMapUnsafe()),
         Scope.provide(scope)
       )
-      const page = yield* Effect.cached(router)
-      return HttpRouter.add("GET", DOCS_PATH, Effect.flatten(page))
+      return HttpRouter.add("GET", DOCS_PATH, Effect.flatten(yield* Effect.cached(page)))
     })
   )
 

@@ -43,8 +43,7 @@ const bareModel = /^(?:\d|[A-Za-z]{1,2}(?:\d|\s|$)|[A-Za-z]+\d)/
 /** What people call the device: the database's model, with the brand in front where the model alone says little. */
 export const nameOf = (brand: string, name: string): string => {
   if (name === "") return UNKNOWN
-  const first = name.split(/\s/)[0] ?? ""
-  if (!bareModel.test(first) || plain(name).startsWith(plain(brand))) return name
+  if (!bareModel.test(name) || plain(name).startsWith(plain(brand))) return name
   return `${brand} ${name}`
 }
 

@@ -72,21 +72,15 @@ const wearableMarker =
 const laptopModel =
   /Chromebook|EliteBook|ProBook|ZBook|Inspiron|Latitude \d|Vostro|OptiPlex|\bNUC\d|MateBook|VivoBook|ZenBook|ThinkCentre|IdeaCentre/i
 
+const notModel = /^(Linux|U|wv|K|arm(_64)?|mse|Mobile|Tablet|x86|aarch64|[a-z]{2}([-_][A-Za-z]{2})?)$/i
+const notModelName = /^(Android|Adr|OS|HMSCore|GMSCore|HarmonyOS|MIUI|Linux|CyanogenMod|LiquidSmooth|AOKP)\b/i
+
 /** The model token of an Android string: "(Linux; Android 9; SM-T510 Build/...)" -> "SM-T510". */
 export const androidModel = (ua: string): string | undefined => {
   const comment = /\((?:Linux|Android)[^)]*\)/.exec(ua)?.[0] ?? ""
-  const parts = comment.slice(1, -1).split(/;\s*/)
-  for (let i = parts.length - 1; i >= 0; i--) {
-    const part = (parts[i] ?? "").replace(/\s*Build\/.*$/, "").trim()
-    if (
-      part === "" ||
-      /^(Linux|U|wv|K|arm(_64)?|mse|Mobile|Tablet|x86|aarch64|[a-z]{2}([-_][A-Za-z]{2})?)$/i.test(part)
-    )
-      continue
-    if (/^(Android|Adr|OS|HMSCore|GMSCore|HarmonyOS|MIUI|Linux|CyanogenMod|LiquidSmooth|AOKP)\b/i.test(part)) continue
-    return part
-  }
-  return undefined
+  const parts = comment.slice(1, -1).split(/;\s*/).reverse()
+  const withoutBuild = parts.map((part) => part.replace(/\s*Build\/.*$/, "").trim())
+  return withoutBuild.find((part) => part !== "" && !notModel.test(part) && !notModelName.test(part))
 }
 
 export type LongTailType = "mobile" | "tablet" | "smarttv" | "desktop"

@@ -60,23 +60,22 @@ export const isFinished = (previous: Snapshot, next: Snapshot, now: number): boo
   (next.text === "" || next.text.endsWith("\n") || now - next.mtimeMs >= QUIET_MS)
 
 /** The text once its writer is done, for SIGHUP's reload: a half-written file would make a key's prefix valid. */
-export const readFinishedFile = (path: string): Effect.Effect<string, string> =>
-  Effect.gen(function* () {
-    const started = yield* Clock.currentTimeMillis
-    let previous = readRegularFile(path)
-    while (true) {
-      if (typeof previous === "string") return yield* Effect.fail(previous)
-      yield* Effect.sleep(SETTLE_MS)
-      const next = readRegularFile(path)
-      if (typeof next === "string") return yield* Effect.fail(next)
-      const now = yield* Clock.currentTimeMillis
-      if (isFinished(previous, next, now)) return next.text
-      if (now - started >= PATIENCE_MS) {
-        return yield* Effect.fail(
-          `${path} was still being written after ${PATIENCE_MS / 1000} s (changing, or its last line without a ` +
-            "newline); write the new file elsewhere and rename it over this one"
-        )
-      }
-      previous = next
+export const readFinishedFile = Effect.fnUntraced(function* (path: string) {
+  const started = yield* Clock.currentTimeMillis
+  let previous = readRegularFile(path)
+  while (true) {
+    if (typeof previous === "string") return yield* Effect.fail(previous)
+    yield* Effect.sleep(SETTLE_MS)
+    const next = readRegularFile(path)
+    if (typeof next === "string") return yield* Effect.fail(next)
+    const now = yield* Clock.currentTimeMillis
+    if (isFinished(previous, next, now)) return next.text
+    if (now - started >= PATIENCE_MS) {
+      return yield* Effect.fail(
+        `${path} was still being written after ${PATIENCE_MS / 1000} s (changing, or its last line without a ` +
+          "newline); write the new file elsewhere and rename it over this one"
+      )
     }
-  })
+    previous = next
+  }
+})

@@ -27,33 +27,32 @@ const modelsOf = (starts: ReadonlyArray<number>, patterns: ReadonlyArray<string>
 const regexOf = (sources: ReadonlyArray<string>, brandOf: Int32Array) =>
   memoize((brand: Brand) => sources.filter((_, b) => brandOf[b] === brand.n).join("|"))
 
-export const build = (data: DeviceData, pause: Effect.Effect<void>) =>
-  Effect.gen(function* () {
-    const { names, gates, templates } = data.brands
-    const brands = names.map((name, n): Brand => ({ name, gate: gates[n]!, model: templates[n] ?? null, n }))
-    const { sources } = data.alternatives
-    const brandOf = Int32Array.from(data.alternatives.brands)
+export const build = Effect.fnUntraced(function* (data: DeviceData, pause: Effect.Effect<void>) {
+  const { names, gates, templates } = data.brands
+  const brands = names.map((name, n): Brand => ({ name, gate: gates[n]!, model: templates[n] ?? null, n }))
+  const { sources } = data.alternatives
+  const brandOf = Int32Array.from(data.alternatives.brands)
+  yield* pause
+  const filing = filingOf(data.filing)
+  yield* pause
+  const index = makePatternIndex([...sources.keys()], sourceOf(sources), filing)
+  const filings = new Map<number, Filing>()
+  const { brands: filed, filings: modelFilings } = data.modelFilings
+  for (let f = 0; f < filed.length; f++) {
     yield* pause
-    const filing = filingOf(data.filing)
-    yield* pause
-    const index = makePatternIndex([...sources.keys()], sourceOf(sources), filing)
-    const filings = new Map<number, Filing>()
-    const { brands: filed, filings: modelFilings } = data.modelFilings
-    for (let f = 0; f < filed.length; f++) {
-      yield* pause
-      filings.set(filed[f]!, filingOf(modelFilings[f]!))
-    }
-    const { starts, patterns } = data.models
-    return {
-      gates: data.gates.map(devicePattern),
-      brands,
-      index,
-      brandOf,
-      /** each brand's models, indexed on the brand's first string */
-      models: modelsOf(starts, patterns, filings),
-      templates: data.models.templates,
-      vendors: data.models.brands,
-      /** a brand's alternatives joined, for a template that reads the whole pattern's groups */
-      regex: regexOf(sources, brandOf)
-    }
-  })
+    filings.set(filed[f]!, filingOf(modelFilings[f]!))
+  }
+  const { starts, patterns } = data.models
+  return {
+    gates: data.gates.map(devicePattern),
+    brands,
+    index,
+    brandOf,
+    /** each brand's models, indexed on the brand's first string */
+    models: modelsOf(starts, patterns, filings),
+    templates: data.models.templates,
+    vendors: data.models.brands,
+    /** a brand's alternatives joined, for a template that reads the whole pattern's groups */
+    regex: regexOf(sources, brandOf)
+  }
+})

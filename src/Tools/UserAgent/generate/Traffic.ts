@@ -43,10 +43,9 @@ const scanner = (text: string, found: (json: string) => void) => {
 }
 
 /** The `userAgent` and `weight` of each object of a JSON array, each object parsed on its own, the rest garbage. */
-export const trafficEntries = (text: string, slice: Effect.Effect<void>): Effect.Effect<Array<TrafficEntry>> =>
-  Effect.gen(function* () {
-    const entries: Array<TrafficEntry> = []
-    const scan = scanner(text, (json) => entries.push(...entryOf(json)))
-    for (let until = SCAN_STEP; scan(until); until += SCAN_STEP) yield* slice
-    return entries
-  })
+export const trafficEntries = Effect.fnUntraced(function* (text: string, slice: Effect.Effect<void>) {
+  const entries: Array<TrafficEntry> = []
+  const scan = scanner(text, (json) => entries.push(...entryOf(json)))
+  for (let until = SCAN_STEP; scan(until); until += SCAN_STEP) yield* slice
+  return entries
+})

@@ -79,9 +79,7 @@ export class ApiKeyStore extends Context.Service<ApiKeyStore>()("app/ApiKeyStore
     /** Reads API_KEYS_FILE again and serves its keys with API_KEYS'; a file that fails keeps the old keys. Logs. */
     const reload = Effect.gen(function* () {
       if (apiKeysFile === undefined) return yield* Effect.logWarning("SIGHUP ignored: no API_KEYS_FILE to re-read")
-      const read = yield* Effect.flatMap(readFinishedFile(apiKeysFile), (text) =>
-        Effect.fromResult(keysIn(apiKeysFile, text))
-      )
+      const read = yield* Effect.fromResult(keysIn(apiKeysFile, yield* readFinishedFile(apiKeysFile)))
       if (read.digests.length === 0) {
         return yield* Effect.logWarning(`API keys not reloaded, the previous ones stay: ${apiKeysFile} holds no key`)
       }

@@ -17,22 +17,18 @@ export class DeviceDataUnreadable extends Data.TaggedError("DeviceDataUnreadable
 
 const decode = Schema.decodeUnknownEffect(Schema.fromJsonString(DeviceData))
 
-export const readDeviceData = (path: string): Effect.Effect<DeviceData, DeviceDataUnreadable> => {
+export const readDeviceData = Effect.fnUntraced(function* (path: string) {
   const unreadable = (problem: string) =>
     new DeviceDataUnreadable({
       message: `the device database ${path} ${problem}: run \`npm run data\` to write it again`
     })
-  return Effect.tryPromise({
+  const text = yield* Effect.tryPromise({
     try: () => readFile(path, "utf8"),
     catch: (error) => unreadable(`cannot be read (${error})`)
-  }).pipe(
-    Effect.flatMap((text) =>
-      text === ""
-        ? Effect.fail(unreadable("is empty"))
-        : Effect.mapError(decode(text), () => unreadable("is damaged (not the whole JSON the generator writes)"))
-    )
-  )
-}
+  })
+  if (text === "") return yield* unreadable("is empty")
+  return yield* Effect.mapError(decode(text), () => unreadable("is damaged (not the whole JSON the generator writes)"))
+})
 
 export class DeviceDatabase extends Context.Service<DeviceDatabase>()("app/DeviceDatabase", {
   make: Effect.gen(function* () {

@@ -50,38 +50,37 @@ const sumBy = (candidates: ReadonlyArray<Candidate>): Map<string, number> => {
 
 // Each distinct string parsed once, without bots and versions not current, and fill strings for thin combinations.
 // The dropped versions' weight goes to the current strings of their browser, OS and device type: the mix stays.
-export const buildPools = (
+export const buildPools = Effect.fnUntraced(function* (
   traffic: Iterable<TrafficEntry>,
   parse: (ua: string) => Effect.Effect<UserAgentInfo>
-): Effect.Effect<Pools> =>
-  Effect.gen(function* () {
-    const weights = new Map<string, number>()
-    for (const { userAgent, weight } of traffic) weights.set(userAgent, (weights.get(userAgent) ?? 0) + weight)
-    const parsed: Array<Candidate> = []
-    for (const [userAgent, weight] of weights) {
-      const info = yield* parse(userAgent)
-      if (!info.bot.isBot) parsed.push({ info, weight, filled: false })
-    }
-    const newest = newestMajors(parsed.map((c) => c.info))
-    // a browser the data never gives a version for cannot be judged and stays
-    const kept = parsed.filter(({ info }) => {
-      const top = newest.get(info.browser.name)
-      return top === undefined || major(info.browser.version) >= top - CURRENT_MAJORS
-    })
-    const before = sumBy(parsed)
-    const after = sumBy(kept)
-    const current = kept.map((c) => {
-      const key = combination(c.info)
-      return { ...c, weight: (c.weight * (before.get(key) ?? 0)) / (after.get(key) ?? 1) }
-    })
-    const counts = sumBy(current.map((c) => ({ ...c, weight: 1 })))
-    const smallest = Math.min(...current.map((c) => c.weight))
-    const missing = fill.filter((ua) => !weights.has(ua))
-    const filled = (yield* Effect.forEach(missing, parse))
-      .map((info) => ({ info, weight: smallest, filled: true }))
-      .filter((c) => !c.info.bot.isBot && (counts.get(combination(c.info)) ?? 0) < THIN)
-    return { candidates: [...current, ...filled], byOptions: new Map() }
+) {
+  const weights = new Map<string, number>()
+  for (const { userAgent, weight } of traffic) weights.set(userAgent, (weights.get(userAgent) ?? 0) + weight)
+  const parsed: Array<Candidate> = []
+  for (const [userAgent, weight] of weights) {
+    const info = yield* parse(userAgent)
+    if (!info.bot.isBot) parsed.push({ info, weight, filled: false })
+  }
+  const newest = newestMajors(parsed.map((c) => c.info))
+  // a browser the data never gives a version for cannot be judged and stays
+  const kept = parsed.filter(({ info }) => {
+    const top = newest.get(info.browser.name)
+    return top === undefined || major(info.browser.version) >= top - CURRENT_MAJORS
   })
+  const before = sumBy(parsed)
+  const after = sumBy(kept)
+  const current = kept.map((c) => {
+    const key = combination(c.info)
+    return { ...c, weight: (c.weight * (before.get(key) ?? 0)) / (after.get(key) ?? 1) }
+  })
+  const counts = sumBy(current.map((c) => ({ ...c, weight: 1 })))
+  const smallest = Math.min(...current.map((c) => c.weight))
+  const missing = fill.filter((ua) => !weights.has(ua))
+  const filled = (yield* Effect.forEach(missing, parse))
+    .map((info) => ({ info, weight: smallest, filled: true }))
+    .filter((c) => !c.info.bot.isBot && (counts.get(combination(c.info)) ?? 0) < THIN)
+  return { candidates: [...current, ...filled], byOptions: new Map<string, Pool>() }
+})
 
 const matches = (info: UserAgentInfo, options: GenerateOptions): boolean =>
   (options.browser === undefined || info.browser.name === options.browser) &&

@@ -9,6 +9,9 @@ import { makeSummary, number, table } from "./Summary.ts"
 
 class CannotRead extends Data.TaggedError("CannotRead")<{ readonly message: string }> {}
 
+const toggle = (name: string, description: string) =>
+  Flag.Boolean(name).pipe(Flag.withDescription(description), Flag.withDefault(false))
+
 const flags = {
   files: Argument.String("FILE").pipe(
     Argument.withDescription("Files to read, one user agent a line; stdin without any (or for -)"),
@@ -21,16 +24,11 @@ const flags = {
     ),
     Flag.optional
   ),
-  summary: Flag.Boolean("summary").pipe(
-    Flag.withDescription(
-      "Instead of a line a result, counts by browser, OS, device type, vendor and bot at the end (a table)"
-    ),
-    Flag.withDefault(false)
+  summary: toggle(
+    "summary",
+    "Instead of a line a result, counts by browser, OS, device type, vendor and bot at the end (a table)"
   ),
-  json: Flag.Boolean("json").pipe(
-    Flag.withDescription("With --summary: the summary as one JSON object"),
-    Flag.withDefault(false)
-  )
+  json: toggle("json", "With --summary: the summary as one JSON object")
 }
 
 const run = Effect.fn("Cli.parse")(

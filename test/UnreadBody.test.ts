@@ -1,6 +1,6 @@
 /**
- * A request refused before its body is read (no key, a declared length over MAX_BODY_BYTES) is answered and its
- * connection closed, so the server never takes in the body; a body that is read keeps the connection.
+ * A request refused before its body is read in full (no key, a declared length over MAX_BODY_BYTES, a chunked body
+ * past it) is answered and its connection closed, not drained; a body that is read keeps the connection.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test"
 import { until } from "./support/Poll.ts"

@@ -1,5 +1,7 @@
 /** The one log line of each request, as the service's own logger writes it. */
 import { describe, expect, test } from "bun:test"
+import { Effect } from "effect"
+import { until } from "../support/Poll.ts"
 import { KEY, makeTestApp, WAGE_PATH } from "../support/TestApp.ts"
 
 /** The request lines among what the logger wrote, parsed. */
@@ -82,6 +84,30 @@ describe("the request log line", () => {
     } finally {
       await warning.dispose()
       await pretty.dispose()
+    }
+  })
+
+  test("a health probe answered 200 is logged at debug only; a 503 while draining at info", async () => {
+    const logs: Array<string> = []
+    const app = makeTestApp({ logs })
+    const debugLogs: Array<string> = []
+    const debug = makeTestApp({ logs: debugLogs, env: { LOG_LEVEL: "debug" } })
+    try {
+      expect((await app.request("/health")).status).toBe(200)
+      expect((await app.post(WAGE_PATH, { hourlyWage: 25 })).status).toBe(200)
+      expect(requestLines(logs).map((line) => [line.annotations.path, line.level])).toEqual([[WAGE_PATH, "INFO"]])
+
+      expect((await debug.request("/health")).status).toBe(200)
+      expect(requestLines(debugLogs).map((line) => [line.annotations.path, line.level])).toEqual([["/health", "DEBUG"]])
+
+      const drained = Effect.runPromise(app.drain.drain())
+      await until(() => app.drain.isDraining())
+      expect((await app.request("/health")).status).toBe(503)
+      expect(requestLines(logs).at(-1)).toMatchObject({ level: "INFO", annotations: { path: "/health", status: 503 } })
+      await drained
+    } finally {
+      await app.dispose()
+      await debug.dispose()
     }
   })
 })

@@ -1,8 +1,8 @@
 /**
  * What a newcomer meets before the code: the README's links lead to files of this repository, the Node version it
  * names is the one `engines` declares and every installed package accepts, npm runs exactly one install script
- * (Bun's), a test that needs redis-server says how to get it when it is missing, and `npm start` stops the service when
- * it is stopped.
+ * (Bun's), a test that needs redis-server says how to get it when it is missing, `npm start` stops the service when
+ * it is stopped, and the README stays one page.
  */
 import { describe, expect, test } from "bun:test"
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs"
@@ -63,6 +63,10 @@ describe("the README", () => {
     expect(refused.stdout.toString()).toBe("")
     expect(JSON.parse(refused.stderr.toString()).error.message).toBe("Give --hourly or --annual")
   }, 60_000)
+
+  test("is a newcomer's page of at most 200 lines (operators' detail is in docs/)", () => {
+    expect(readme.split("\n").length - (readme.endsWith("\n") ? 1 : 0)).toBeLessThanOrEqual(200)
+  })
 
   test("its quick start says npm test needs redis-server, and how to get it", () => {
     const quickStart = readme.slice(readme.indexOf("## Quick start"), readme.indexOf("## Using it"))

@@ -2,7 +2,7 @@
  * `compose.yaml` and the image's health check, read as Docker would read them (no Docker engine runs where the tests
  * do): two instances of the image behind one published port, one Redis shared by both, the health check the binary's
  * own command. Written for the Compose and nginx a distribution ships (Debian 12: docker-compose 1.29, nginx 1.22);
- * .ci/compose has both read it.
+ * .ci/compose has both read it, and runs the proxy's config in front of two instances (test/compose/proxy.ts).
  */
 import { describe, expect, test } from "bun:test"
 import { dirname } from "node:path"

@@ -1,8 +1,8 @@
 /** API keys from API_KEYS and API_KEYS_FILE, kept as SHA-256 digests only: no key's text reaches a log or a metric. */
 import { randomBytes } from "node:crypto"
 import { Console, Context, Effect, Layer, Redacted, Result, Semaphore } from "effect"
-import type { CurrentCaller } from "../Api.ts"
 import { AppConfig, InvalidConfig } from "../Config.ts"
+import type { Caller } from "./Caller.ts"
 import { readFinishedFile, readRegularFile } from "./FinishedFile.ts"
 import { type Keys, type Own, parseKeyList, parseKeysFile, sha256Hex, SHORT_KEY } from "./KeyFile.ts"
 
@@ -26,9 +26,6 @@ const warnShort = (short: ReadonlyArray<string>) =>
         `${short.length} API key(s) shorter than ${SHORT_KEY} characters (${short.join(", ")}): digests of short ` +
           `keys in Redis key names and log ids can be reversed by guessing; use ${SHORT_KEY} or more random characters`
       )
-
-// `id` is for people (two keys may share `key_<8 hex>`); `bucket` is never shared.
-type Caller = CurrentCaller["Service"]
 
 const callersOf = (digests: Iterable<string>, own?: ReadonlyMap<string, Own>) => {
   const callers = new Map<string, Caller>()

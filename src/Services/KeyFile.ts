@@ -33,20 +33,26 @@ export interface Keys {
   readonly own?: ReadonlyMap<string, Own>
 }
 
+const isLimit = (value: string) => /^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= MAX_LIMIT
+
 const settingsOf = (text: string, names: Map<string, number>, line: number): Own | string => {
   const own: Own = {}
-  for (const setting of text === "" ? [] : text.split(/\s+/)) {
-    const [, field, value = ""] = /^(limit|name)=(.*)$/.exec(setting) ?? []
+  const words = text === "" ? [] : text.split(/\s+/)
+  for (const word of words) {
+    const [, field, value = ""] = /^(limit|name)=(.*)$/.exec(word) ?? []
     // A word that is no setting: most likely a key holding a space, or a comment after it.
     if (field !== "limit" && field !== "name") return UNUSABLE_LINE
     if (field in own) return `gives ${field} twice`
-    const limit = Number(value)
-    if (field === "limit" ? !/^\d+$/.test(value) || limit < 1 || limit > MAX_LIMIT : !nameValue.test(value)) {
-      return BAD[field]
+    if (field === "limit") {
+      if (!isLimit(value)) return BAD.limit
+      own.limit = Number(value)
+      continue
     }
-    if (names.has(value) && field === "name") return `has the name of line ${names.get(value)}: names are unique`
-    if (field === "limit") own.limit = limit
-    else names.set((own.name = value), line)
+    if (!nameValue.test(value)) return BAD.name
+    const named = names.get(value)
+    if (named !== undefined) return `has the name of line ${named}: names are unique`
+    own.name = value
+    names.set(value, line)
   }
   return own
 }

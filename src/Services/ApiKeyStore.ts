@@ -8,11 +8,13 @@ import { type Keys, type Own, parseKeyList, parseKeysFile, sha256Hex, SHORT_KEY 
 
 const NONE: Keys = { digests: [], short: [] }
 
-const keysIn = (path: string, text: string) => Result.mapError(parseKeysFile(text), (why) => `${path}: ${why}`)
+/** The keys in a keys file's text, none of them one of `listed` (API_KEYS' digests); or why not, naming the file. */
+const keysIn = (path: string, text: string, listed: ReadonlyArray<string>) =>
+  Result.mapError(parseKeysFile(text, listed), (why) => `${path}: ${why}`)
 
-const readKeysFile = (path: string): Result.Result<Keys, string> => {
+const readKeysFile = (path: string, listed: ReadonlyArray<string> = []): Result.Result<Keys, string> => {
   const file = readRegularFile(path)
-  return typeof file === "string" ? Result.fail(file) : keysIn(path, file.text)
+  return typeof file === "string" ? Result.fail(file) : keysIn(path, file.text, listed)
 }
 
 const refuseAs = (name: string, read: Result.Result<Keys, string>) =>
@@ -56,7 +58,8 @@ export class ApiKeyStore extends Context.Service<ApiKeyStore>()("app/ApiKeyStore
   make: Effect.gen(function* () {
     const { apiKeys, apiKeysFile, generatedKey, workerIndex } = yield* AppConfig
     const listed = apiKeys === undefined ? NONE : yield* refuseAs("API_KEYS", parseKeyList(Redacted.value(apiKeys)))
-    const fromFile = apiKeysFile === undefined ? NONE : yield* refuseAs("API_KEYS_FILE", readKeysFile(apiKeysFile))
+    const fromFile =
+      apiKeysFile === undefined ? NONE : yield* refuseAs("API_KEYS_FILE", readKeysFile(apiKeysFile, listed.digests))
     // One warning per deployment: a lone process, or the first worker.
     if (workerIndex === undefined || workerIndex === "1") yield* warnShort([...listed.short, ...fromFile.short])
     const digests = new Set([...listed.digests, ...fromFile.digests])
@@ -76,7 +79,7 @@ export class ApiKeyStore extends Context.Service<ApiKeyStore>()("app/ApiKeyStore
     /** Reads API_KEYS_FILE again and serves its keys with API_KEYS'; a file that fails keeps the old keys. Logs. */
     const reload = Effect.gen(function* () {
       if (apiKeysFile === undefined) return yield* Effect.logWarning("SIGHUP ignored: no API_KEYS_FILE to re-read")
-      const read = yield* Effect.fromResult(keysIn(apiKeysFile, yield* readFinishedFile(apiKeysFile)))
+      const read = yield* Effect.fromResult(keysIn(apiKeysFile, yield* readFinishedFile(apiKeysFile), listed.digests))
       if (read.digests.length === 0) {
         return yield* Effect.logWarning(`API keys not reloaded, the previous ones stay: ${apiKeysFile} holds no key`)
       }

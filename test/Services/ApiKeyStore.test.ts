@@ -222,6 +222,12 @@ describe("a bad API_KEYS_FILE stops the start", () => {
     expect((await failure(dir)).message).toContain("could not be read")
   })
 
+  test("a key of API_KEYS on a line of the file: which limit it would get is ambiguous", async () => {
+    const path = file(`from-file-key-000000000\nok limit=3\n`)
+    const error = await failure(path)
+    expect(error.message).toStartWith(`API_KEYS_FILE ${path}: line 2 is the key of API_KEYS key 1: a key is given in`)
+  })
+
   test("a malformed sha256 line", async () => {
     const path = file(`good\nsha256:abc\n`)
     const error = await failure(path)
@@ -305,6 +311,15 @@ describe("reload (SIGHUP)", () => {
       expect(lines[0]).not.toContain(NEW)
     })
   }
+
+  test("a file that gains a key of API_KEYS: refused, the previous keys stay, the log names both places", async () => {
+    const { exit, lines } = await reloadAfter((path) => writeFileSync(path, `${NEW}\n${ENV} limit=3\n`))
+    expect(value(exit)).toEqual({ before: [true, false, true], after: [true, false, true] })
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toContain("API keys not reloaded, the previous ones stay")
+    expect(lines[0]).toContain("line 2 is the key of API_KEYS key 1")
+    for (const key of [NEW, ENV]) expect(lines[0]).not.toContain(key)
+  })
 
   test("a reloaded file with short keys warns about them", async () => {
     const { lines } = await reloadAfter((path) => writeFileSync(path, `${NEW}\nshorty\n`))

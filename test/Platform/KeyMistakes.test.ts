@@ -2,10 +2,11 @@
  * Keys-file mistakes in a real process: a line whose key came out empty (a template's `$KEY`: its settings must never
  * become a key), and a key given in API_KEYS and in API_KEYS_FILE both (which limit it gets is ambiguous, and removing
  * it from the file would not revoke it). At start: exit 1 and a line naming the file's line, never its text; on
- * SIGHUP: the keys in use stay and the log says why.
+ * SIGHUP: the keys in use stay and the log says why. A SIGHUP that finds the file as it was last read (what a
+ * single-file bind mount shows after a rename) says so.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { until, wageStatus as status } from "../support/Poll.ts"
@@ -113,5 +114,22 @@ describe("on SIGHUP", () => {
       body: '{"hourlyWage":20}'
     })
     expect([answer.status, answer.headers.get("x-ratelimit-limit")]).toEqual([200, "100"])
+  })
+
+  test("a file renamed over is read; signalled again with nothing changed, the log says the file is unchanged", async () => {
+    writeFileSync(`${path}.new`, `${NEW}\n`)
+    renameSync(`${path}.new`, path)
+    running.proc.kill("SIGHUP")
+    await until(async () => (await status(running.base, NEW)) === 200, 15_000)
+    const unchanged = "the file is unchanged since the last read (same inode and modification time)"
+    expect(running.stdout()).not.toContain(unchanged)
+    running.proc.kill("SIGHUP")
+    await until(() => running.stdout().includes(unchanged), 15_000)
+    const line = running
+      .stdout()
+      .split("\n")
+      .find((text) => text.includes(unchanged))
+    expect(line).toContain(`"message":"API keys reloaded; ${unchanged}: if it is bind-mounted as a single file, mount`)
+    expect(line).toContain('"added":0,"removed":0')
   })
 })

@@ -14,14 +14,12 @@ import {
   ServiceUnavailableWire,
   UnauthorizedWire
 } from "./Errors.ts"
+import type { Caller } from "./Services/Caller.ts"
 import { UserAgentGroup } from "./Tools/UserAgent/Contract.ts"
 import { WageGroup } from "./Tools/Wage/Contract.ts"
 
-/** A known key, never its text: `id` its name or `key_<8 hex>` of its digest, `bucket` 128 bits of it, its `limit`. */
-export class CurrentCaller extends Context.Service<
-  CurrentCaller,
-  { readonly id: string; readonly bucket: string; readonly limit?: number | undefined }
->()("app/CurrentCaller") {}
+/** The caller the Authentication middleware found, for the steps after it. */
+export class CurrentCaller extends Context.Service<CurrentCaller, Caller>()("app/CurrentCaller") {}
 
 /** The body as `RequestBody` judged it: its text and the JSON object it holds, or why it is refused. */
 export class Body extends Context.Service<

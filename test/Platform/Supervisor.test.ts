@@ -10,6 +10,7 @@ import { join } from "node:path"
 import { holds, until, wageStatus } from "../support/Poll.ts"
 import { command, launch, listening, type Running, start } from "../support/Process.ts"
 import { type RedisServer, startRedis } from "../support/Redis.ts"
+import { spawn } from "../support/Started.ts"
 
 /** Real processes on a shared 2-core machine: starts take seconds under load. */
 const SLOW = 60_000
@@ -48,7 +49,7 @@ describe("WORKERS=2", () => {
   test(
     "a second deployment on the same port exits 1 naming PORT, and the first keeps every request",
     async () => {
-      const second = Bun.spawn(command(), {
+      const second = spawn(command(), {
         env: {
           PATH: process.env.PATH ?? "",
           HOST: "127.0.0.1",

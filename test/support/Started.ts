@@ -1,15 +1,18 @@
 /**
  * Every process the tests start goes through `spawn`: in a process group of its own (a supervisor with its workers,
- * a shell with its children), noted with the test file and whether a test (not a hook) started it. support/Cleanup.ts
+ * a shell with its children), noted with its test file and whether a test (not a hook) started it. support/Cleanup.ts
  * kills, by group, what a test left running once it ends (passed, failed or timed out), what a file's hooks left once
  * another file runs, and everything at the end of the run or when `bun test` is told to stop.
  */
 import type { SpawnOptions, Subprocess } from "bun"
 
+/** Killed if still running after the test that started it, once another file runs, or at the end of the run. */
+export type Until = "test" | "file" | "run"
+
 interface Started {
   readonly proc: Subprocess
   readonly file: string
-  readonly byTest: boolean
+  readonly until: Until
 }
 
 const started = new Set<Started>()
@@ -20,17 +23,25 @@ export const markTest = (running: boolean) => {
   testRunning = running
 }
 
-/** `Bun.spawn`, with the child leading a process group of its own, which the cleanup kills whole. */
+/** Where a process started now belongs: to the test running, or to the hooks of the file. */
+export const startedNow = (): Until => (testRunning ? "test" : "file")
+
+/**
+ * `Bun.spawn`, with the child leading a process group of its own, which the cleanup kills whole; `until`: when it
+ * is a leftover, if not where it starts (a redis-server restarted by a test for the file's later tests; the binary's
+ * one build, for the whole run).
+ */
 export const spawn = <
   const In extends SpawnOptions.Writable = "ignore",
   const Out extends SpawnOptions.Readable = "pipe",
   const Err extends SpawnOptions.Readable = "inherit"
 >(
   cmd: Array<string>,
-  options: SpawnOptions.SpawnOptions<In, Out, Err> = {}
+  options: SpawnOptions.SpawnOptions<In, Out, Err> = {},
+  until: Until = startedNow()
 ): Subprocess<In, Out, Err> => {
   const proc = Bun.spawn(cmd, { ...options, detached: true })
-  const entry: Started = { proc, file: Bun.main, byTest: testRunning }
+  const entry: Started = { proc, file: Bun.main, until }
   started.add(entry)
   return proc
 }
@@ -48,8 +59,8 @@ export const signalGroup = (pid: number, signal: NodeJS.Signals | 0): boolean =>
 /** SIGKILL to `pid`'s group. */
 export const killGroup = (pid: number) => void signalGroup(pid, "SIGKILL")
 
-/** Whether any process of `proc`'s group is left (a zombie, not yet reaped, counts). */
-export const groupAlive = (proc: Subprocess) => signalGroup(proc.pid, 0)
+/** Whether any process of `pid`'s group is left (a zombie, not yet reaped, counts). */
+export const groupAlive = (pid: number) => signalGroup(pid, 0)
 
 /**
  * Kills the groups `which` selects, and forgets them; forgets a group once nothing of it is left, so its number,
@@ -58,10 +69,11 @@ export const groupAlive = (proc: Subprocess) => signalGroup(proc.pid, 0)
 const killStarted = (which: (entry: Started) => boolean) => {
   for (const entry of started) {
     if (which(entry)) signalGroup(entry.proc.pid, "SIGKILL")
-    if (which(entry) || !groupAlive(entry.proc)) started.delete(entry)
+    if (which(entry) || !groupAlive(entry.proc.pid)) started.delete(entry)
   }
 }
 
 /** What a test started; what the hooks of files that have ended started (files run one after another). */
-export const killTestLeftovers = () => killStarted((entry) => entry.byTest || entry.file !== Bun.main)
+export const killTestLeftovers = () =>
+  killStarted((entry) => entry.until === "test" || (entry.until === "file" && entry.file !== Bun.main))
 export const killAll = () => killStarted(() => true)

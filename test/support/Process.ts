@@ -75,7 +75,8 @@ export const listening = async (launched: ReturnType<typeof launch>, startMs = 1
     if (match !== null) port = Number(match[1])
     else if (proc.exitCode !== null || Date.now() > deadline) {
       killGroup(proc.pid)
-      throw new Error(`server did not start within ${startMs} ms: ${stdout()} ${stderr()}`)
+      const why = proc.exitCode === null ? `did not start within ${startMs} ms` : `exited ${proc.exitCode}`
+      throw new Error(`server ${why}: ${stdout()} ${stderr()}`)
     } else await Bun.sleep(20)
   }
   return {

@@ -8,8 +8,11 @@ import { until } from "./support/Poll.ts"
 import { runOnce, type Running, start } from "./support/Process.ts"
 import { type RedisServer, startRedis } from "./support/Redis.ts"
 
-/** Real processes on a shared 2-core machine: starts take seconds under load, so every test gets time. */
-const SLOW = 60_000
+/**
+ * Real processes on a shared 2-core machine: starts take seconds under load, so every test gets time; a hook gets more
+ * than its waits (a 45 s start, then 15 s for Redis), so a failed one says what it waited for, not bun's timeout.
+ */
+const SLOW = 90_000
 
 const KEYS = ["scale-key-one", "scale-key-two", "scale-key-three", "scale-key-four", "scale-key-five"] as const
 const sha256 = (text: string) => new Bun.CryptoHasher("sha256").update(text).digest("hex")

@@ -1,16 +1,15 @@
 /**
- * Preloaded (bunfig.toml): whatever a test starts is stopped even when it fails or times out. After each test, the
- * process groups it started and left running are killed (a test's own `finally` and `afterEach` run first, and stop
- * them gracefully when they can); groups a file's hooks started are killed once a test of another file has run;
- * everything at the end of the run, and when `bun test` itself is interrupted or terminated.
+ * Preloaded (bunfig.toml): whatever a test starts is stopped even when it fails or times out. After each test (after
+ * the last of tests running at once), the process groups it started and left running are killed (a test's own
+ * `finally` and `afterEach` run first, and stop them gracefully when they can); groups a file's hooks started are
+ * killed once a test of another file has run; everything at the end of the run, and when `bun test` is interrupted.
  */
 import { afterAll, afterEach, beforeEach } from "bun:test"
-import { killAll, killTestLeftovers, markTest } from "./Started.ts"
+import { killAll, killTestLeftovers, testEnds, testStarts } from "./Started.ts"
 
-beforeEach(() => markTest(true))
+beforeEach(testStarts)
 afterEach(() => {
-  markTest(false)
-  killTestLeftovers()
+  if (testEnds()) killTestLeftovers()
 })
 afterAll(killAll)
 

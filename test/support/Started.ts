@@ -16,15 +16,21 @@ interface Started {
 }
 
 const started = new Set<Started>()
-let testRunning = false
+// Tests of a describe.concurrent run at once: what they started is a leftover once none of them is running.
+let testsRunning = 0
 
-/** Between the global beforeEach and afterEach: a process started now belongs to the test, not to a hook. */
-export const markTest = (running: boolean) => {
-  testRunning = running
+/** From the global beforeEach to afterEach: a process started meanwhile belongs to a test, not to a hook. */
+export const testStarts = () => {
+  testsRunning += 1
+}
+/** Whether no test is running any more, so what tests started and left can be killed. */
+export const testEnds = () => {
+  testsRunning -= 1
+  return testsRunning === 0
 }
 
 /** Where a process started now belongs: to the test running, or to the hooks of the file. */
-export const startedNow = (): Until => (testRunning ? "test" : "file")
+export const startedNow = (): Until => (testsRunning > 0 ? "test" : "file")
 
 /**
  * `Bun.spawn`, with the child leading a process group of its own, which the cleanup kills whole; `until`: when it

@@ -122,8 +122,8 @@ describe("when Redis fails", () => {
     expect(fallbacks() - before.fallbacks).toBe(21)
 
     redis.resume()
-    await Bun.sleep(100)
     // Only the first request's command reached Redis (now answered, late); the 20 others never waited on it.
+    await waitUntil(async () => (await evalshaCalls()) - before.evalsha >= 1)
     expect((await evalshaCalls()) - before.evalsha).toBe(1)
     redis.resume()
     await untilShared(a)

@@ -74,7 +74,7 @@ describe("how values are read", () => {
   })
 })
 
-test("a refused value fails the settings' layer with InvalidConfig, a typed failure at start, never a thrown defect", () => {
+test("a refused value fails the settings' layer with InvalidConfig: a typed failure, never a defect", () => {
   const exit = Effect.runSyncExit(Effect.provide(Effect.service(AppConfig), AppConfig.fromEnv({ PORT: "abc" })))
   if (Exit.isSuccess(exit)) throw new Error("expected a failure")
   expect(Cause.hasDies(exit.cause)).toBe(false)

@@ -1,5 +1,5 @@
 // LOG_LEVEL and LOG_FORMAT as Effect's loggers, through a Console on LogSink.ts, which never waits for its reader.
-// jsonLogger is kept beside `Logger.consoleJson`: a request line costs a third of its CPU (bench/README.md, logline).
+// jsonLogger is kept beside `Logger.consoleJson`: it formats a request line in a quarter of the CPU (logline.ts).
 import { format } from "node:util"
 import { Console, Context, Effect, Layer, Logger, type LogLevel, Metric, References } from "effect"
 import { AppConfig } from "../Config.ts"

@@ -44,7 +44,9 @@ const ReloadKeysOnHangup = Layer.effectDiscard(
 /** In a worker: tells the primary it serves, answers its heartbeat, and ends itself if the primary is gone. */
 const workerReady = Effect.sync(() => {
   process.send?.("ready")
-  process.on("message", (message) => message === "ping" && process.send?.("pong"))
+  process.on("message", (message) => {
+    if (message === "ping") process.send?.("pong")
+  })
   process.once("disconnect", () => process.kill(process.pid, "SIGTERM"))
 })
 

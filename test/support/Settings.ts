@@ -1,4 +1,4 @@
-/** The server's settings from a map of variables, as `AppConfig.fromEnv` reads them: a refusal is thrown, for `expect`. */
+/** The server's settings from a map of variables, as `AppConfig.fromEnv` reads them; a refusal thrown for `expect`. */
 import { Cause, Effect, Exit } from "effect"
 import { AppConfig, type Env } from "../../src/Config.ts"
 

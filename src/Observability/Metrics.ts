@@ -24,7 +24,7 @@ const interned = <K, M>(make: (key: K) => M) => {
 const make = Effect.gen(function* () {
   const registry = Context.make(Metric.MetricRegistry, yield* Metric.MetricRegistry)
   const counter = (name: string, description: string, attributes?: Record<string, string>) =>
-    Metric.counter(name, { description, incremental: true, ...(attributes && { attributes }) })
+    Metric.counter(name, { description, attributes, incremental: true })
 
   const requests = interned((route: string) =>
     interned((status: number) =>

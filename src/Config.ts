@@ -1,4 +1,4 @@
-/** Every environment variable, read once through Effect's `Config` by the rules of EnvVar.ts. */
+/** Every environment variable, read through Effect's `Config` (EnvVar.ts's rules), from the provider in context. */
 import { ConfigProvider, Context, Effect, Layer, Schema } from "effect"
 import { OTEL_NAMES, otlpSettings } from "./Observability/OtlpConfig.ts"
 import * as EnvVar from "./EnvVar.ts"

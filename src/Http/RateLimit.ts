@@ -4,7 +4,7 @@ import { HttpEffect, HttpServerResponse } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
 import { Body, CurrentCaller, RateLimit } from "../Api.ts"
 import { InvalidRequest, type PayloadTooLarge, RateLimited } from "../Errors.ts"
-import { countKeyRequest, countRateLimited } from "../Observability/Metrics.ts"
+import { Metrics } from "../Observability/Metrics.ts"
 import { TracedSteps } from "../Observability/Tracing.ts"
 import * as RateLimitHeaders from "../RateLimit/Headers.ts"
 import { type RateLimitDecision, RateLimiter } from "../RateLimit/Limiter.ts"
@@ -31,6 +31,7 @@ export const RateLimitLive = Layer.effect(
   Effect.gen(function* () {
     const limiter = yield* RateLimiter
     const traced = yield* TracedSteps
+    const metrics = yield* Metrics
 
     return RateLimit.of((httpEffect, { endpoint }) =>
       Effect.contextWith((context: Context.Context<CurrentCaller | Body>) => {
@@ -42,11 +43,11 @@ export const RateLimitLive = Layer.effect(
         // an error is encoded after this step: its headers go through the framework's pre-response hook
         const decided = (decision: RateLimitDecision, now: number) => {
           const headers = RateLimitHeaders.headersOf(decision, now)
-          countKeyRequest(caller.id, decision.allowed)
+          metrics.countKeyRequest(caller.id, decision.allowed)
           const refuse = (error: Refusal) =>
             Effect.andThen(respondWith(headers), Effect.fail<Effect.Error<typeof httpEffect> | Refusal>(error))
           if (!decision.allowed) {
-            countRateLimited("key")
+            metrics.countRateLimited("key")
             const needs = cost === 1 ? "" : ` (this request needs ${cost})`
             const message = `Rate limit of ${decision.limit} requests per minute exceeded${needs}; retry in ${seconds(decision.retryAfterSeconds)}`
             return refuse(new RateLimited({ message, retryAfterSeconds: decision.retryAfterSeconds }))

@@ -75,10 +75,10 @@ describe("the request log line", () => {
       expect((await warning.post(WAGE_PATH, { hourlyWage: 25 })).status).toBe(200)
       expect(quiet).toEqual([])
       expect((await pretty.post(WAGE_PATH, { hourlyWage: 25 })).status).toBe(200)
-      // one line a request, as with JSON (Effect's pretty logger writes one more line for each annotation)
+      // one line a request, as with JSON: Effect's logfmt line, the annotations as key=value
       expect(readable.length).toBe(1)
       expect(readable[0]!.split("\n").length).toBe(1)
-      expect(readable[0]).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO \(#\d+\): request method=POST /)
+      expect(readable[0]).toMatch(/^timestamp=\S+ level=INFO fiber=#\d+ message=request method=POST /)
       expect(readable[0]).toContain(`path=${WAGE_PATH} status=200 durationMs=`)
       expect(readable[0]).toMatch(/ requestId=\S+ keyId=key_[0-9a-f]{8}$/)
     } finally {

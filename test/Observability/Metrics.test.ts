@@ -8,6 +8,7 @@ import { Context, Effect, Layer, Metric } from "effect"
 import { PrometheusMetrics } from "effect/observability"
 import { Metrics } from "../../src/Observability/Metrics.ts"
 import { start } from "../support/Process.ts"
+import { spawn } from "../support/Started.ts"
 import { CHROME_WINDOWS, KEY, makeTestApp, UA_PATH, WAGE_PATH } from "../support/TestApp.ts"
 
 const app = makeTestApp({ perMinute: 3, authFailuresPerMinute: 2, env: { TRUST_PROXY: "true" } })
@@ -274,7 +275,7 @@ describe("metrics belong to the program that builds them", () => {
       `const registered = Metric.snapshotUnsafe(Context.empty()).map((metric) => metric.id)`,
       `process.stderr.write(JSON.stringify({ opened, registered }))`
     ].join("\n")
-    const child = Bun.spawn([process.execPath, "-e", script], {
+    const child = spawn([process.execPath, "-e", script], {
       cwd: `${import.meta.dir}/../..`,
       stdout: "pipe",
       stderr: "pipe"

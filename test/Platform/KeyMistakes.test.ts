@@ -11,6 +11,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { until, wageStatus as status } from "../support/Poll.ts"
 import { command, outputOf, type Running, start } from "../support/Process.ts"
+import { spawn } from "../support/Started.ts"
 import { WAGE_PATH } from "../support/TestApp.ts"
 
 // Real processes on a loaded machine: more than bun test's 5 s.
@@ -28,7 +29,7 @@ const count = (text: string, needle: string) => text.split(needle).length - 1
 
 /** A start expected to fail: its exit status and output; one that serves instead is stopped after 20 s. */
 const refusedStart = async (env: Record<string, string>) => {
-  const proc = Bun.spawn(command(), {
+  const proc = spawn(command(), {
     env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", ...env },
     stdout: "pipe",
     stderr: "pipe",

@@ -17,12 +17,15 @@ import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
 import type { DeviceData } from "../src/Tools/UserAgent/device/Data.ts"
+import { plainName } from "../src/Tools/UserAgent/device/Patterns.ts"
 import { branches, fileTexts, filingData, spread, toJson } from "./deviceData/PatternFiling.ts"
 import { checkPatternCosts, costLines } from "./devicePatternCost.ts"
 
 const outAt = process.argv.indexOf("--out")
 const OUT = outAt === -1 ? new URL("../generated/devices.data", import.meta.url).pathname : process.argv[outAt + 1]!
 const PACKAGE = "node-device-detector"
+// a model's name that a string may give alone: three characters or more, a letter among them ("Fire Phone", not "K")
+const NAMED = /^(?=.*[a-z]).{3,}/
 // an alternative longer than this is spread into pieces (PatternFiling.ts)
 const LONG = 256
 
@@ -30,6 +33,7 @@ interface ModelEntry {
   readonly regex: string
   readonly model?: string
   readonly brand?: string
+  readonly device?: string
 }
 interface BrandEntry extends ModelEntry {
   readonly models?: ReadonlyArray<ModelEntry>
@@ -91,6 +95,26 @@ const parsers: ReadonlyArray<readonly [string, number]> = [
 ]
 
 const brands = parsers.flatMap(([file, gate]) => brandsOf(file).map(([name, entry]) => ({ name, gate, entry })))
+// Matomo's device classes ("smartphone", "tablet", "tv"...): a brand's, and a model's where it differs
+const classes = [
+  ...new Set(brands.flatMap(({ entry }) => [entry.device, ...(entry.models ?? []).map((m) => m.device)]))
+].filter((name): name is string => name !== undefined)
+const classOf = (name: string | undefined): number => (name === undefined ? -1 : classes.indexOf(name))
+// the models' own names (a template without groups), each where one brand alone gives it: a string that names its
+// device so ("Fire Phone") but no brand or code the patterns know still finds it
+const byName = new Map<string, Array<{ vendor: string; brand: number; model: number }>>()
+let modelAt = 0
+brands.forEach(({ name, entry }, brand) =>
+  (entry.models ?? []).forEach((model) => {
+    const at = modelAt++
+    if (model.model === undefined || model.model.includes("$")) return
+    const [key, vendor] = [plainName(model.model), model.brand ?? name]
+    const owners = byName.get(key) ?? []
+    if (!owners.some((owner) => owner.vendor === vendor)) owners.push({ vendor, brand, model: at })
+    byName.set(key, owners)
+  })
+)
+const names = [...byName].filter(([key, owners]) => owners.length === 1 && NAMED.test(key))
 // the brands' alternatives, the long ones spread where no brand template reads the pattern's groups
 const alternatives = brands.flatMap((brand, n) =>
   branches(brand.entry.regex)
@@ -131,10 +155,12 @@ const data: DeviceData = {
   source,
   stamp,
   gates,
+  classes,
   brands: {
     names: brands.map(({ name }) => name),
     gates: brands.map(({ gate }) => gate),
-    templates: brands.map(({ entry }) => entry.model ?? null)
+    templates: brands.map(({ entry }) => entry.model ?? null),
+    classes: brands.map(({ entry }) => classOf(entry.device))
   },
   alternatives: { brands: alternatives.map(([n]) => n), sources: alternatives.map(([, source]) => source) },
   filing: filingData(filing),
@@ -142,7 +168,13 @@ const data: DeviceData = {
     starts: [0, ...models.map(({ list }) => (start += list.length))],
     patterns: models.flatMap(({ list }) => list.map((model) => model.regex)),
     templates: models.flatMap(({ list }) => list.map((model) => model.model ?? null)),
-    brands: models.flatMap(({ list }) => list.map((model) => model.brand ?? null))
+    brands: models.flatMap(({ list }) => list.map((model) => model.brand ?? null)),
+    classes: models.flatMap(({ list }) => list.map((model) => classOf(model.device)))
+  },
+  names: {
+    texts: names.map(([key]) => key),
+    brands: names.map(([, [owner]]) => owner!.brand),
+    models: names.map(([, [owner]]) => owner!.model)
   },
   modelFilings: { brands: filed.map(({ n }) => n), filings: filed.map(({ filing }) => filingData(filing)) }
 }

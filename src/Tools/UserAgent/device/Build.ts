@@ -10,6 +10,8 @@ export interface Brand {
   /** its parser's own condition, -1 if none */
   readonly gate: number
   readonly model: string | null
+  /** Matomo's class of its devices ("smartphone", "tv"), "" if none */
+  readonly kind: string
   readonly n: number
 }
 
@@ -29,7 +31,14 @@ const regexOf = (sources: ReadonlyArray<string>, brandOf: Int32Array) =>
 
 export const build = Effect.fnUntraced(function* (data: DeviceData, pause: Effect.Effect<void>) {
   const { names, gates, templates } = data.brands
-  const brands = names.map((name, n): Brand => ({ name, gate: gates[n]!, model: templates[n] ?? null, n }))
+  const classOf = (c: number): string => data.classes[c] ?? ""
+  const brands = names.map((name, n): Brand => ({
+    name,
+    gate: gates[n]!,
+    model: templates[n] ?? null,
+    kind: classOf(data.brands.classes[n]!),
+    n
+  }))
   const { sources } = data.alternatives
   const brandOf = Int32Array.from(data.alternatives.brands)
   yield* pause
@@ -43,6 +52,8 @@ export const build = Effect.fnUntraced(function* (data: DeviceData, pause: Effec
     filings.set(filed[f]!, filingOf(modelFilings[f]!))
   }
   const { starts, patterns } = data.models
+  const { texts, brands: namedBrands, models: namedModels } = data.names
+  const named = new Map(texts.map((text, t) => [text, { brand: brands[namedBrands[t]!]!, model: namedModels[t]! }]))
   return {
     gates: data.gates.map(devicePattern),
     brands,
@@ -52,6 +63,10 @@ export const build = Effect.fnUntraced(function* (data: DeviceData, pause: Effec
     models: modelsOf(starts, patterns, filings),
     templates: data.models.templates,
     vendors: data.models.brands,
+    /** a model's class where it is not its brand's, else "" */
+    kinds: data.models.classes.map(classOf),
+    /** a model by its name, where one brand alone gives it (plainName) */
+    named,
     /** a brand's alternatives joined, for a template that reads the whole pattern's groups */
     regex: regexOf(sources, brandOf)
   }

@@ -26,11 +26,21 @@ export const DeviceData = Schema.Struct({
   stamp: Schema.String,
   /** the parsers' own conditions (HbbTV, shell TV, Facebook notebook); a brand's gate -1 is none */
   gates: Strings,
-  brands: Schema.Struct({ names: Strings, gates: Numbers, templates: OptionalStrings }),
+  /** Matomo's device classes ("smartphone", "tablet", "tv"...); a brand's or model's class -1 is none (a model: its brand's) */
+  classes: Strings,
+  brands: Schema.Struct({ names: Strings, gates: Numbers, templates: OptionalStrings, classes: Numbers }),
   alternatives: Schema.Struct({ brands: Numbers, sources: Strings }),
   filing: FilingData,
   /** brand after brand: brand n's from `starts[n]` to `starts[n + 1]` */
-  models: Schema.Struct({ starts: Numbers, patterns: Strings, templates: OptionalStrings, brands: OptionalStrings }),
+  models: Schema.Struct({
+    starts: Numbers,
+    patterns: Strings,
+    templates: OptionalStrings,
+    brands: OptionalStrings,
+    classes: Numbers
+  }),
+  /** models' names one brand alone gives (lower case, one space between words), each one's brand and model */
+  names: Schema.Struct({ texts: Strings, brands: Numbers, models: Numbers }),
   modelFilings: Schema.Struct({ brands: Numbers, filings: Schema.Array(FilingData) })
 })
 export type DeviceData = typeof DeviceData.Type

@@ -27,11 +27,9 @@ interface Search {
 
 /** A device its string names by the model's name alone ("Fire Phone"), with no brand or code the patterns know. */
 const byName = (model: string | undefined, db: Database): DeviceIdentity | undefined => {
-  const known = model === undefined ? undefined : db.named.get(plainName(model))
+  const known = model === undefined || model.length < 3 ? undefined : db.named().get(plainName(model))
   if (known === undefined) return undefined
-  const vendor = db.vendors[known.model] ?? known.brand.name
-  const name = modelName(db.templates[known.model] ?? null, [])
-  return { brand: vendor, name, code: model!, kind: db.kinds[known.model] || known.brand.kind, modelled: true }
+  return { brand: known.vendor, name: known.name, code: model!, kind: known.kind, modelled: true }
 }
 
 /** Where every lookup enters: it reads the start of the string only (`WINDOW`). */
@@ -45,14 +43,14 @@ const identify = (text: string, db: Database, search: Search, libraryModel?: str
   const brand = found.entry
   let [vendor, name] = [brand.name, modelName(brand.model, found.match)]
   const models = db.models(brand)
-  const model = models === null ? undefined : search.model(models, ua, lower)
+  const model = models === null ? undefined : search.model(models.index, ua, lower)
   let code = name === "" ? "" : found.match[0]
   let kind = brand.kind
-  if (model !== undefined) {
+  if (models !== null && model !== undefined) {
     code = model.match[0]
-    name = modelName(db.templates[model.entry] ?? null, model.match)
-    vendor = db.vendors[model.entry] ?? vendor
-    kind = db.kinds[model.entry] || kind
+    name = modelName(models.templates[model.entry] ?? null, model.match)
+    vendor = models.vendors[model.entry] ?? vendor
+    kind = models.kinds[model.entry] || kind
   }
   const modelled = models === null || model !== undefined
   // Matomo's rule: an iPhone or iPad named in an Android string is a fake

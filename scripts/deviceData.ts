@@ -18,7 +18,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
 import { type BrandModels, type DeviceIndex, type ModelNames, sumOf } from "../src/Tools/UserAgent/device/Data.ts"
 import { modelName, plainName } from "../src/Tools/UserAgent/device/Patterns.ts"
-import { branches, fileTexts, filingData, spread, toJson } from "./deviceData/PatternFiling.ts"
+import { tablesOf } from "../src/Tools/UserAgent/device/PatternIndex.ts"
+import { branches, fileTexts, filingData, spread, tablesData, toJson } from "./deviceData/PatternFiling.ts"
 import { checkPatternCosts, costLines } from "./devicePatternCost.ts"
 
 const outAt = process.argv.indexOf("--out")
@@ -164,7 +165,8 @@ const index: DeviceIndex = {
     classes: brands.map(({ entry }) => classOf(entry.device))
   },
   alternatives: { brands: alternatives.map(([n]) => n), sources: alternatives.map(([, source]) => source) },
-  filing: filingData(filing)
+  filing: filingData(filing),
+  tables: tablesData(tablesOf(filing.keys))
 }
 const brandModels = models.map(({ list, filing }): BrandModels => ({
   patterns: list.map((model) => model.regex),

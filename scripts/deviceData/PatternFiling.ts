@@ -3,7 +3,7 @@
  * pattern needs filed under the window of it that no common browser word contains and the fewest texts share.
  */
 import type { FilingData } from "../../src/Tools/UserAgent/device/Data.ts"
-import type { Filing } from "../../src/Tools/UserAgent/device/PatternIndex.ts"
+import type { Filing, Tables } from "../../src/Tools/UserAgent/device/PatternIndex.ts"
 import { COMMON, gram, pair, requiredTexts } from "./PatternTexts.ts"
 
 /** A pattern's characters outside escapes and classes, each with its place and its group depth. */
@@ -125,6 +125,9 @@ export const filingData = (filing: Filing): FilingData => ({
   offsets: base64(filing.offsets),
   always: base64(filing.always)
 })
+
+/** A filing's tables as the file holds them (device/Data.ts). */
+export const tablesData = (tables: Tables) => ({ slots: base64(tables.slots), opening: base64(tables.opening) })
 
 /** All of ASCII, so a process holds the text at a byte a character. */
 export const toJson = (data: unknown): string =>

@@ -1,7 +1,7 @@
 /** What the lookups read, built from the generated file's index a step at a time; a brand's models on its first string. */
 import { Effect } from "effect"
 import { memoize } from "effect/Function"
-import { type DeviceFile, filingOf } from "./Data.ts"
+import { type DeviceFile, filingOf, tablesFrom } from "./Data.ts"
 import { devicePattern } from "./Patterns.ts"
 import { makePatternIndex, type PatternIndex } from "./PatternIndex.ts"
 
@@ -76,7 +76,7 @@ export const build = Effect.fnUntraced(function* (file: DeviceFile, pause: Effec
   yield* pause
   const filing = filingOf(data.filing)
   yield* pause
-  const index = makePatternIndex([...sources.keys()], sourceOf(sources), filing)
+  const index = makePatternIndex([...sources.keys()], sourceOf(sources), filing, tablesFrom(data.tables))
   return {
     gates: data.gates.map(devicePattern),
     brands,

@@ -1,7 +1,7 @@
 /** The generated device database's shape: plain JSON, column by column (scripts/deviceData.ts writes it). */
 import { Schema } from "effect"
 import { crc32 } from "node:zlib"
-import type { Filing } from "./PatternIndex.ts"
+import type { Filing, Tables } from "./PatternIndex.ts"
 
 // a column checked in one loop: Schema's decoding element by element made the start much slower
 const column = <A>(is: (value: unknown) => value is A) =>
@@ -32,7 +32,9 @@ export const DeviceIndex = Schema.Struct({
   classes: Strings,
   brands: Schema.Struct({ names: Strings, gates: Numbers, templates: OptionalStrings, classes: Numbers }),
   alternatives: Schema.Struct({ brands: Numbers, sources: Strings }),
-  filing: FilingData
+  filing: FilingData,
+  /** the filing's `Tables` (PatternIndex.ts), base64 as its columns */
+  tables: Schema.Struct({ slots: Schema.String, opening: Schema.String })
 })
 export type DeviceIndex = typeof DeviceIndex.Type
 
@@ -61,6 +63,11 @@ export interface DeviceFile {
 // a copy of the decoded bytes into a buffer of their own, so 32-bit columns are aligned
 const bytesOf = (base64: string): Uint8Array => new Uint8Array(Buffer.from(base64, "base64"))
 const int32sOf = (base64: string): Int32Array => new Int32Array(bytesOf(base64).buffer)
+
+export const tablesFrom = (data: DeviceIndex["tables"]): Tables => ({
+  slots: int32sOf(data.slots),
+  opening: bytesOf(data.opening)
+})
 
 export const filingOf = (data: FilingData): Filing => ({
   keys: int32sOf(data.keys),

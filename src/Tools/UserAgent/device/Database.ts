@@ -41,9 +41,12 @@ const decodeBrand = Schema.decodeUnknownSync(Schema.fromJsonString(BrandModels))
 const decodeNames = Schema.decodeUnknownSync(Schema.fromJsonString(ModelNames))
 
 /** The file's index decoded; a brand's line, or the names', decoded when asked for (JSON Lines: scripts/deviceData.ts). */
-export const readDeviceData = Effect.fnUntraced(function* (path: string) {
+export const readDeviceData = Effect.fnUntraced(function* (path: string, sumPath?: string) {
   const bytes = yield* read(path, "cannot be read")
   if (bytes.length === 0) return yield* unreadable(path, "is empty")
+  const sum = sumPath === undefined ? undefined : yield* Effect.orElseSucceed(read(sumPath, ""), () => undefined)
+  if (sumPath !== undefined && sum?.toString("latin1") !== sumOf(bytes))
+    return yield* unreadable(path, "is damaged (not the whole JSON the generator writes)")
   const ends: Array<number> = []
   for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) ends.push(at)
   const line = (n: number): string => bytes.toString("latin1", n === 0 ? 0 : ends[n - 1]! + 1, ends[n] ?? bytes.length)
@@ -60,15 +63,21 @@ export const readDeviceData = Effect.fnUntraced(function* (path: string) {
   return file
 })
 
+const none: Lookups = { identify: () => undefined, scan: () => undefined }
+
 export class DeviceDatabase extends Context.Service<DeviceDatabase>()("app/DeviceDatabase", {
   make: Effect.gen(function* () {
     yield* checkDeviceData(file, sumFile)
     const { pause } = yield* Slicer
-    // checked at start: a failure now is a bug (the file changed under the process), not a request's fault
+    // checked at start, and again as it is read: a file damaged since the start leaves the parses without the
+    // database (no vendor or name from it, the type from the string), said once in the log, never a failed request
     const building = Effect.gen(function* () {
-      const data = yield* Effect.orDie(readDeviceData(file))
+      const data = yield* readDeviceData(file, sumFile)
       return lookups(yield* build(data, pause))
-    }).pipe(Effect.withSpan("DeviceDatabase.build"))
+    }).pipe(
+      Effect.catchTag("DeviceDataUnreadable", (error) => Effect.as(Effect.logError(error.message), none)),
+      Effect.withSpan("DeviceDatabase.build")
+    )
     return { lookups: yield* Effect.cached(building) }
   })
 }) {

@@ -5,7 +5,8 @@ import { InvalidRequest } from "../Errors.ts"
 import { UserAgents } from "../Tools/UserAgent/Service.ts"
 import { boundedLines, readEntry } from "./Lines.ts"
 import { body, Refused, report, stderr, stdout, UserAgentsLive } from "./Report.ts"
-import { makeSummary, number, table } from "./Summary.ts"
+import { makeSummary } from "./summary/Summary.ts"
+import { number, table } from "./summary/Table.ts"
 
 class CannotRead extends Data.TaggedError("CannotRead")<{ readonly message: string }> {}
 
@@ -26,7 +27,7 @@ const flags = {
   ),
   summary: toggle(
     "summary",
-    "Instead of a line a result, counts by browser, OS, device type, vendor and bot at the end (a table)"
+    "Instead of a line a result, counts at the end, humans and bots apart: versions, devices, bots, statuses, paths, time"
   ),
   json: toggle("json", "With --summary: the summary as one JSON object")
 }
@@ -61,7 +62,7 @@ const run = Effect.fn("Cli.parse")(
       }
       return Effect.map(userAgents.parse(entry.userAgent), (data) => {
         if (summary !== undefined) {
-          summary.add(data)
+          summary.add(data, entry.log)
           return ""
         }
         // the API's data as it is, with where the line was and what the log said beside it

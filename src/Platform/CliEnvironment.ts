@@ -1,8 +1,8 @@
 /** What `effect/cli` needs from the process (no stable platform package for Effect 4 on Bun). */
-import { Effect, FileSystem, Layer, Path, PlatformError, Sink, Stdio, Stream, Terminal } from "effect"
+import { ByteSize, Effect, FileSystem, Layer, Option, Path, PlatformError, Sink, Stdio, Stream, Terminal } from "effect"
 import { CliConfig, CliOutput, GlobalFlag } from "effect/cli"
 import { ChildProcessSpawner } from "effect/process"
-import { createReadStream, readFileSync } from "node:fs"
+import { createReadStream, readFileSync, type Stats, statSync } from "node:fs"
 
 // Only the description is ever shown (Cli/Report.ts, Cli/Parse.ts): no reason tag is told apart.
 const failure = (module: string, method: string, cause: unknown) => {
@@ -90,9 +90,29 @@ export const layerStdio = (streams: Streams) =>
 
 const unused = Effect.die("not used by the command line")
 
+// what `parse` reads of a file before it reads it: its type and size (the progress line's percentage)
+const infoOf = (stats: Stats): FileSystem.File.Info => ({
+  type: stats.isFile() ? "File" : stats.isDirectory() ? "Directory" : stats.isFIFO() ? "FIFO" : "Unknown",
+  mtime: Option.some(stats.mtime),
+  atime: Option.some(stats.atime),
+  birthtime: Option.some(stats.birthtime),
+  dev: BigInt(stats.dev),
+  ino: Option.some(BigInt(stats.ino)),
+  mode: stats.mode,
+  nlink: Option.some(BigInt(stats.nlink)),
+  uid: Option.some(stats.uid),
+  gid: Option.some(stats.gid),
+  rdev: Option.some(BigInt(stats.rdev)),
+  size: ByteSize.bytes(stats.size),
+  blksize: Option.some(ByteSize.bytes(stats.blksize)),
+  blocks: Option.some(BigInt(stats.blocks))
+})
+const stat = (path: string) =>
+  Effect.try({ try: () => infoOf(statSync(path)), catch: (cause) => failure("FileSystem", "stat", cause) })
+
 export const CliEnvironmentLive = Layer.mergeAll(
   layerStdio({ stdout: process.stdout, stderr: process.stderr, fds: { stdout: 1, stderr: 2 } }),
-  FileSystem.layerNoop({ stream: (path) => readable(path, {}, "FileSystem", "stream") }),
+  FileSystem.layerNoop({ stream: (path) => readable(path, {}, "FileSystem", "stream"), stat }),
   Path.layer,
   Layer.succeed(
     Terminal.Terminal,

@@ -6,6 +6,7 @@ import { boundedLines } from "./Lines.ts"
 import { makeAnswer } from "./parse/Answer.ts"
 import { csvHeader } from "./parse/Csv.ts"
 import { makeProgress } from "./parse/Progress.ts"
+import { page } from "./report/Page.ts"
 import { Refused, report, stderr, stdout, UserAgentsLive } from "./Report.ts"
 import { makeSummary } from "./summary/Summary.ts"
 import { table } from "./summary/Table.ts"
@@ -36,6 +37,13 @@ const flags = {
     "Instead of a line a result, counts at the end, humans and bots apart: versions, devices, bots, statuses, paths, time"
   ),
   json: toggle("json", "With --summary: the summary as one JSON object"),
+  html: Flag.String("html").pipe(
+    Flag.withDescription(
+      "Also write the summary as a report to FILE: one HTML page with charts, that needs no network"
+    ),
+    Flag.withMetavar("FILE"),
+    Flag.optional
+  ),
   progress: toggle("progress", "Show progress on stderr even when it is not a terminal (a line each 10 s)")
 }
 
@@ -62,15 +70,16 @@ const totalSize = (inputs: ReadonlyArray<string | undefined>) =>
 
 const run = Effect.fn("Cli.parse")(
   function* (options: Options) {
-    if (options.json && !options.summary)
+    const summarise = options.summary || Option.isSome(options.html)
+    if (options.json && !summarise)
       return yield* usage("--json is the summary's format: give it with --summary (the lines are JSON already)")
-    if (options.format === "csv" && options.summary)
-      return yield* usage("--format csv writes each line's result: give it without --summary")
+    if (options.format === "csv" && summarise)
+      return yield* usage("--format csv writes each line's result: give it without --summary or --html")
     const userAgents = yield* UserAgents
     const fs = yield* FileSystem.FileSystem
     const stdio = yield* Stdio.Stdio
     const combined = Option.isSome(options.log)
-    const summary = options.summary ? makeSummary() : undefined
+    const summary = summarise ? makeSummary() : undefined
     const { block, counts } = makeAnswer(userAgents.parse, { combined, format: options.format, summary })
     const inputs = (options.files.length === 0 ? ["-"] : options.files).map((file) => (file === "-" ? undefined : file))
     const terminal = yield* stdio.stderrIsTerminal
@@ -78,7 +87,7 @@ const run = Effect.fn("Cli.parse")(
     const progress = showProgress
       ? yield* makeProgress({ terminal, combined, total: yield* totalSize(inputs) })
       : undefined
-    let unreadable = 0
+    let ioFailures = 0
     let bytes = 0
 
     if (options.format === "csv") yield* stdout(csvHeader(combined))
@@ -104,7 +113,7 @@ const run = Effect.fn("Cli.parse")(
         ),
         Stream.run(stdio.stdout()),
         Effect.catchTag("CannotRead", (error) => {
-          unreadable++
+          ioFailures++
           return stderr(`tools-api parse: cannot read ${file ?? "stdin"}: ${error.message}\n`)
         })
       )
@@ -115,12 +124,22 @@ const run = Effect.fn("Cli.parse")(
     if (progress !== undefined) yield* progress.end(counts)
     if (summary !== undefined) {
       const tally = summary.json({ lines, skipped, failed })
+      if (Option.isSome(options.html)) {
+        const source = options.files.length === 0 ? "stdin" : options.files.join(", ")
+        const written = yield* Effect.result(fs.writeFileString(options.html.value, page(tally, source)))
+        if (written._tag === "Failure") {
+          yield* stderr(
+            `tools-api parse: cannot write the report to ${options.html.value}: ${written.failure.reason.description}\n`
+          )
+          ioFailures++
+        }
+      }
       yield* stdout(options.json ? `${JSON.stringify(tally)}\n` : table(tally))
     } else if (progress === undefined && skipped > 0) {
       yield* stderr(`tools-api parse: ${skipped} of ${lines} lines skipped: no user agent\n`)
     }
     // exit status 1, once every other line has its answer
-    if (failed > 0 || unreadable > 0) {
+    if (failed > 0 || ioFailures > 0) {
       if (progress === undefined && failed > 0) yield* stderr(`tools-api parse: ${failed} of ${lines} lines failed\n`)
       return yield* new Refused()
     }

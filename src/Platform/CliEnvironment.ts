@@ -2,7 +2,7 @@
 import { ByteSize, Effect, FileSystem, Layer, Option, Path, PlatformError, Sink, Stdio, Stream, Terminal } from "effect"
 import { CliConfig, CliOutput, GlobalFlag } from "effect/cli"
 import { ChildProcessSpawner } from "effect/process"
-import { createReadStream, readFileSync, type Stats, statSync } from "node:fs"
+import { createReadStream, readFileSync, type Stats, statSync, writeFileSync } from "node:fs"
 
 // Only the description is ever shown (Cli/Report.ts, Cli/Parse.ts): no reason tag is told apart.
 const failure = (module: string, method: string, cause: unknown) => {
@@ -112,7 +112,13 @@ const stat = (path: string) =>
 
 export const CliEnvironmentLive = Layer.mergeAll(
   layerStdio({ stdout: process.stdout, stderr: process.stderr, fds: { stdout: 1, stderr: 2 } }),
-  FileSystem.layerNoop({ stream: (path) => readable(path, {}, "FileSystem", "stream"), stat }),
+  FileSystem.layerNoop({
+    stream: (path) => readable(path, {}, "FileSystem", "stream"),
+    stat,
+    // the report of `parse --html`
+    writeFileString: (path, text) =>
+      Effect.try({ try: () => writeFileSync(path, text), catch: (cause) => failure("FileSystem", "writeFile", cause) })
+  }),
   Path.layer,
   Layer.succeed(
     Terminal.Terminal,

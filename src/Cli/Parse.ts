@@ -1,17 +1,19 @@
 // `tools-api parse`: each chunk's answers are written before the next is read, so memory stays flat.
-import { ByteSize, Data, Effect, FileSystem, Option, Stdio, Stream } from "effect"
+import { ByteSize, Effect, FileSystem, Option, Stdio, Stream } from "effect"
 import { Argument, CliError, Command, Flag } from "effect/cli"
 import { UserAgents } from "../Tools/UserAgent/Service.ts"
-import { boundedLines } from "./Lines.ts"
+import { integerFlag } from "./Integer.ts"
 import { makeAnswer } from "./parse/Answer.ts"
 import { csvHeader } from "./parse/Csv.ts"
+import { runJobs } from "./parse/Jobs.ts"
+import { runPart } from "./parse/Part.ts"
 import { makeProgress } from "./parse/Progress.ts"
+import { answers, CannotRead } from "./parse/Read.ts"
+import { decodeSegments } from "./parse/Segments.ts"
 import { page } from "./report/Page.ts"
 import { Refused, report, stderr, stdout, UserAgentsLive } from "./Report.ts"
 import { makeSummary } from "./summary/Summary.ts"
 import { table } from "./summary/Table.ts"
-
-class CannotRead extends Data.TaggedError("CannotRead")<{ readonly message: string }> {}
 
 const toggle = (name: string, description: string) =>
   Flag.Boolean(name).pipe(Flag.withDescription(description), Flag.withDefault(false))
@@ -44,7 +46,13 @@ const flags = {
     Flag.withMetavar("FILE"),
     Flag.optional
   ),
-  progress: toggle("progress", "Show progress on stderr even when it is not a terminal (a line each 10 s)")
+  progress: toggle("progress", "Show progress on stderr even when it is not a terminal (a line each 10 s)"),
+  jobs: integerFlag("jobs").pipe(
+    Flag.withDescription("Worker processes for a file (default: one a core for files of 64 MB or more, else 1)"),
+    Flag.optional
+  ),
+  // a worker's own segments of its one file (parse/Jobs.ts): not for people
+  segments: Flag.String("segments").pipe(Flag.withHidden, Flag.optional)
 }
 
 type Options = Command.Command.Config.Infer<typeof flags>
@@ -68,6 +76,9 @@ const totalSize = (inputs: ReadonlyArray<string | undefined>) =>
     return total
   })
 
+/** Input from which a run uses every core unless told otherwise: below it, starting workers costs more than it saves. */
+const JOBS_FROM_BYTES = 64 * 1_048_576
+
 const run = Effect.fn("Cli.parse")(
   function* (options: Options) {
     const summarise = options.summary || Option.isSome(options.html)
@@ -80,44 +91,71 @@ const run = Effect.fn("Cli.parse")(
     const stdio = yield* Stdio.Stdio
     const combined = Option.isSome(options.log)
     const summary = summarise ? makeSummary() : undefined
-    const { block, counts } = makeAnswer(userAgents.parse, { combined, format: options.format, summary })
+    const answer = makeAnswer(userAgents.parse, { combined, format: options.format, summary })
+    const { counts } = answer
     const inputs = (options.files.length === 0 ? ["-"] : options.files).map((file) => (file === "-" ? undefined : file))
     const terminal = yield* stdio.stderrIsTerminal
     const showProgress = terminal || options.progress
-    const progress = showProgress
-      ? yield* makeProgress({ terminal, combined, total: yield* totalSize(inputs) })
-      : undefined
+    const total = yield* totalSize(inputs)
+    const progress =
+      showProgress && Option.isNone(options.segments) ? yield* makeProgress({ terminal, combined, total }) : undefined
     let ioFailures = 0
     let bytes = 0
+    const onBytes = (n: number) => {
+      bytes += n
+    }
 
+    if (Option.isSome(options.segments))
+      return yield* runPart(inputs[0] ?? "", decodeSegments(options.segments.value), answer, summary)
     if (options.format === "csv") yield* stdout(csvHeader(combined))
+    const jobs = Option.getOrElse(options.jobs, () =>
+      total !== undefined && total >= JOBS_FROM_BYTES && !inputs.includes(undefined) ? navigator.hardwareConcurrency : 1
+    )
+    // what a worker is told: this run's own flags (its output framed, so no summary is written by it)
+    const workerArgs = [
+      ...(combined ? ["--log", "combined"] : []),
+      ...(options.format === "csv" ? ["--format", "csv"] : []),
+      ...(summary !== undefined ? ["--summary"] : [])
+    ]
 
     /** `file` undefined: stdin. One that cannot be read is told on stderr and the next is read. */
-    const one = (file: string | undefined) => {
-      let line = 1
-      return (file === undefined ? stdio.stdin : fs.stream(file)).pipe(
-        Stream.mapError((error) => new CannotRead({ message: error.reason.description ?? String(error) })),
-        Stream.map((chunk) => {
-          bytes += chunk.length
-          return chunk
-        }),
-        Stream.decodeText(),
-        boundedLines,
-        Stream.mapArrayEffect((chunk) =>
-          Effect.gen(function* () {
-            const out = yield* block(file, line, chunk)
-            line += chunk.length
-            if (progress !== undefined) yield* progress.tick(counts, bytes)
-            return [out] as const
-          })
-        ),
-        Stream.run(stdio.stdout()),
-        Effect.catchTag("CannotRead", (error) => {
-          ioFailures++
-          return stderr(`tools-api parse: cannot read ${file ?? "stdin"}: ${error.message}\n`)
+    const one = (file: string | undefined) =>
+      Effect.gen(function* () {
+        if (file !== undefined && jobs > 1) {
+          const sink = stdio.stdout()
+          const write = (chunk: Uint8Array) => Stream.run(Stream.make(chunk), sink)
+          const tick = (n: number) => {
+            onBytes(n)
+            return progress === undefined ? Effect.void : progress.tick(counts, bytes)
+          }
+          const parts = yield* runJobs(file, jobs, workerArgs, write, tick)
+          if (parts !== undefined) {
+            for (const part of parts.counts) {
+              counts.lines += part.lines
+              counts.skipped += part.skipped
+              counts.failed += part.failed
+            }
+            for (const part of parts.summaries) summary?.absorb(part)
+            return
+          }
+        }
+        yield* answers(file, answer.block, {}, onBytes).pipe(
+          Stream.mapError((error) => new CannotRead({ message: error.reason.description ?? String(error) })),
+          Stream.tap(() => (progress === undefined ? Effect.void : progress.tick(counts, bytes))),
+          Stream.run(stdio.stdout())
+        )
+      }).pipe(
+        Effect.catchTags({
+          CannotRead: (error) => {
+            ioFailures++
+            return stderr(`tools-api parse: cannot read ${file ?? "stdin"}: ${error.message}\n`)
+          },
+          WorkerFailed: (error) => {
+            ioFailures++
+            return stderr(`tools-api parse: ${file}: ${error.message}\n`)
+          }
         })
       )
-    }
     for (const input of inputs) yield* one(input)
 
     const { lines, skipped, failed } = counts

@@ -6,10 +6,13 @@ import { InvalidRequest, InvalidRequestWire, InvalidValue, InvalidValueWire } fr
 import { exitOnInterrupt, reportStartFailure } from "../Platform/Runtime.ts"
 import { UserAgents } from "../Tools/UserAgent/Service.ts"
 
+/** Offline, a log's many distinct agents repeat further apart than a server's: a bigger cache by default. */
+const OFFLINE_CACHE_SIZE = "50000"
+
 /** With UA_CACHE_SIZE, the one setting that matters offline: a PORT or a key file has no say in a parse. */
 const offlineConfig = Effect.flatMap(Effect.orDie(Config.option(Config.String("UA_CACHE_SIZE"))), (size) =>
   Effect.try({
-    try: () => parse(Option.isSome(size) ? { UA_CACHE_SIZE: size.value } : {}),
+    try: () => parse({ UA_CACHE_SIZE: Option.getOrElse(size, () => OFFLINE_CACHE_SIZE) }),
     catch: (error) => error as InvalidConfig
   })
 )

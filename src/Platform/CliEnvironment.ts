@@ -56,7 +56,12 @@ const writer = (stream: NodeJS.WritableStream, name: string, fd: number | undefi
   })
 
 // opened when read, so a missing file is an error of its own turn; node's stream tells it as a stream error
-const readable = (path: string, options: { fd?: number; autoClose?: boolean }, module: string, method: string) =>
+const readable = (
+  path: string,
+  options: { fd?: number; autoClose?: boolean; start?: number; end?: number },
+  module: string,
+  method: string
+) =>
   Stream.suspend(() =>
     Stream.fromAsyncIterable(createReadStream(path, { highWaterMark: 1 << 16, ...options }), (cause) =>
       failure(module, method, cause)
@@ -113,7 +118,13 @@ const stat = (path: string) =>
 export const CliEnvironmentLive = Layer.mergeAll(
   layerStdio({ stdout: process.stdout, stderr: process.stderr, fds: { stdout: 1, stderr: 2 } }),
   FileSystem.layerNoop({
-    stream: (path) => readable(path, {}, "FileSystem", "stream"),
+    // a range of the file for a `parse --jobs` worker's segment
+    stream: (path, options) => {
+      const start = options?.offset === undefined ? 0 : Number(ByteSize.fromInputUnsafe(options.offset))
+      const bytes =
+        options?.bytesToRead === undefined ? undefined : Number(ByteSize.fromInputUnsafe(options.bytesToRead))
+      return readable(path, bytes === undefined ? { start } : { start, end: start + bytes - 1 }, "FileSystem", "stream")
+    },
     stat,
     // the report of `parse --html`
     writeFileString: (path, text) =>

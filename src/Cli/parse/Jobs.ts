@@ -10,7 +10,7 @@ import { encodeSegments, segmentsOf } from "./Segments.ts"
 export class WorkerFailed extends Data.TaggedError("WorkerFailed")<{ readonly message: string }> {}
 
 /** A worker's answers held while the main process writes an earlier segment's. */
-const QUEUE_BYTES = 32 * 1_048_576
+const QUEUE_BYTES = 8 * 1_048_576
 
 const sizeOf = (frame: Frame) => (frame._tag === "Data" ? frame.bytes.length : 0)
 

@@ -25,7 +25,7 @@ export const SETTINGS = {
   METRICS_PORT: "serve /metrics on this port only, not the public one (default: on the public one)",
   METRICS_HOST: "METRICS_PORT's listen address (default HOST's)",
   TRUST_PROXY: "take the client address from X-Forwarded-For (default false)",
-  UA_CACHE_SIZE: "user-agent parses kept in memory (default 10000; 0 = none); offline too",
+  UA_CACHE_SIZE: "user-agent parses kept in memory (default 10000, offline 50000; 0 = none)",
   IDLE_TIMEOUT_SECONDS: "seconds an idle connection stays open (default 30)",
   REDIS_URL: "redis://host:port: keep rate limits in Redis, shared by every instance",
   WORKERS: "processes sharing the port (default 1; more needs REDIS_URL)",

@@ -3,6 +3,7 @@ import { Effect, Stdio, Stream } from "effect"
 import { Command, Flag } from "effect/cli"
 import { BROWSER_FAMILIES, DEVICE_FAMILIES, OS_FAMILIES } from "../Tools/UserAgent/Families.ts"
 import { UserAgents } from "../Tools/UserAgent/Service.ts"
+import { integerFlag } from "./Integer.ts"
 import { report, UserAgentsLive } from "./Report.ts"
 
 /** Items made and written at a time, so a count in the millions needs no more memory than a thousand. */
@@ -12,11 +13,11 @@ const only = <const L extends ReadonlyArray<string>>(name: string, families: L, 
   Flag.Literals(name, families).pipe(Flag.withDescription(`Only this ${what}`), Flag.withDefault(undefined))
 
 const flags = {
-  count: Flag.Int("count").pipe(Flag.withDescription("How many user agents (default 1)"), Flag.withDefault(1)),
+  count: integerFlag("count").pipe(Flag.withDescription("How many user agents (default 1)"), Flag.withDefault(1)),
   browser: only("browser", BROWSER_FAMILIES, "browser family"),
   os: only("os", OS_FAMILIES, "OS family"),
   deviceType: only("device-type", DEVICE_FAMILIES, "device type"),
-  seed: Flag.Int("seed").pipe(
+  seed: integerFlag("seed").pipe(
     Flag.withDescription("The same seed and options give the same list (a negative one as --seed=-5)"),
     Flag.withDefault(undefined)
   )

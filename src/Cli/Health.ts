@@ -2,6 +2,7 @@
 import { Data, Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as EnvVar from "../EnvVar.ts"
+import { integerFlag } from "./Integer.ts"
 import { stderr } from "./Report.ts"
 
 class Unhealthy extends Data.TaggedError("Unhealthy")<{ readonly message: string }> {}
@@ -19,7 +20,7 @@ const flags = {
     Flag.withDescription("The health URL (default: http://127.0.0.1:$PORT/health, from PORT and HOST)"),
     Flag.withDefault(undefined)
   ),
-  timeout: Flag.Int("timeout").pipe(Flag.withDescription("Seconds to wait for the answer"), Flag.withDefault(3))
+  timeout: integerFlag("timeout").pipe(Flag.withDescription("Seconds to wait for the answer"), Flag.withDefault(3))
 }
 
 const run = Effect.fn("Cli.health")(

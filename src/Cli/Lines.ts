@@ -47,39 +47,46 @@ const entryOf = (line: string) => {
 /** The longest line read whole: a user agent is at most 2,048 characters, an access-log line several header fields. */
 export const MAX_LINE = 65_536
 
-// Every line's characters past MAX_LINE + 1 dropped; run on every character read, it allocates only when a line is cut.
-const clip = (length: number, text: string): readonly [number, ReadonlyArray<string>] => {
-  let kept = "" // the text so far, once a line has been cut
-  let cut = false
+/** The line read so far (at most MAX_LINE + 2 characters), and whether the rest of an over-long line is being skipped. */
+interface Pending {
+  readonly text: string
+  readonly skipping: boolean
+}
+
+// a `\r` kept at the end may be half of a `\r\n` whose `\n` has not been read yet
+const overLong = (text: string) => text.length - (text.endsWith("\r") ? 1 : 0) > MAX_LINE
+
+// Lines end at `\n` (a `\r` before it dropped); a line is given up as soon as it passes MAX_LINE, cut to MAX_LINE + 1
+// characters (so it reads as too long), and the rest of it is skipped until its `\n`.
+const split = (pending: Pending, text: string): readonly [Pending, ReadonlyArray<string>] => {
+  const lines: Array<string> = []
+  let line = pending.text
+  let skipping = pending.skipping
   let from = 0
-  let lf = text.indexOf("\n")
-  let cr = text.indexOf("\r")
   while (true) {
-    if (lf !== -1 && lf < from) lf = text.indexOf("\n", from)
-    if (cr !== -1 && cr < from) cr = text.indexOf("\r", from)
-    const end = Math.min(lf === -1 ? text.length : lf, cr === -1 ? text.length : cr)
-    const room = MAX_LINE + 1 - length
-    if (end - from > room) {
-      if (!cut) kept = text.slice(0, from)
-      cut = true
-      kept += text.slice(from, from + room)
-      length = MAX_LINE + 1
-    } else {
-      if (cut) kept += text.slice(from, end)
-      length += end - from
+    const lf = text.indexOf("\n", from)
+    const end = lf === -1 ? text.length : lf
+    if (!skipping) {
+      line += text.slice(from, Math.min(end, from + MAX_LINE + 2 - line.length))
+      if (overLong(line)) {
+        lines.push(line.slice(0, MAX_LINE + 1))
+        skipping = true
+      }
     }
-    if (end === text.length) return [length, text === "" ? [] : [cut ? kept : text]]
-    if (cut) kept += text[end]
-    length = 0
-    from = end + 1
+    if (lf === -1) return [{ text: skipping ? "" : line, skipping }, lines]
+    if (!skipping) lines.push(line.endsWith("\r") ? line.slice(0, -1) : line)
+    line = ""
+    skipping = false
+    from = lf + 1
   }
 }
 
-/** Lines of `text` as `Stream.splitLines` ends them (`\n`, `\r\n` or `\r`), each at most MAX_LINE + 1 characters. */
+/** Lines of `text` as docs/CLI.md ends them (`\n` or `\r\n`; a lone `\r` is part of its line), each at most MAX_LINE + 1 characters. */
 export const boundedLines = <E, R>(text: Stream.Stream<string, E, R>): Stream.Stream<string, E, R> =>
   text.pipe(
-    Stream.mapAccum(() => 0, clip),
-    Stream.splitLines
+    Stream.mapAccum((): Pending => ({ text: "", skipping: false }), split, {
+      onHalt: ({ text }) => (text === "" ? [] : [text])
+    })
   )
 
 // with the input in the issues, as the API decodes payloads (Api.ts), so the messages are the same

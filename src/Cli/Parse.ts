@@ -1,13 +1,19 @@
 // `tools-api parse`: each chunk's answers are written before the next is read, so memory stays flat.
-import { Clock, Data, Effect, FileSystem, Option, Stdio, Stream } from "effect"
+import { ByteSize, Effect, FileSystem, Option, Stdio, Stream } from "effect"
 import { Argument, CliError, Command, Flag } from "effect/cli"
-import { InvalidRequest } from "../Errors.ts"
 import { UserAgents } from "../Tools/UserAgent/Service.ts"
-import { boundedLines, readEntry } from "./Lines.ts"
-import { body, Refused, report, stderr, stdout, UserAgentsLive } from "./Report.ts"
-import { makeSummary, number, table } from "./Summary.ts"
-
-class CannotRead extends Data.TaggedError("CannotRead")<{ readonly message: string }> {}
+import { integerFlag } from "./Integer.ts"
+import { makeAnswer } from "./parse/Answer.ts"
+import { csvHeader } from "./parse/Csv.ts"
+import { runJobs } from "./parse/Jobs.ts"
+import { runPart } from "./parse/Part.ts"
+import { makeProgress } from "./parse/Progress.ts"
+import { answers, CannotRead } from "./parse/Read.ts"
+import { decodeSegments } from "./parse/Segments.ts"
+import { page } from "./report/Page.ts"
+import { Refused, report, stderr, stdout, UserAgentsLive } from "./Report.ts"
+import { makeSummary } from "./summary/Summary.ts"
+import { table } from "./summary/Table.ts"
 
 const toggle = (name: string, description: string) =>
   Flag.Boolean(name).pipe(Flag.withDescription(description), Flag.withDefault(false))
@@ -24,96 +30,155 @@ const flags = {
     ),
     Flag.optional
   ),
+  format: Flag.Literals("format", ["json", "csv"]).pipe(
+    Flag.withDescription("Each line's result as a JSON line (the default) or a CSV row under a header"),
+    Flag.withDefault("json" as const)
+  ),
   summary: toggle(
     "summary",
-    "Instead of a line a result, counts by browser, OS, device type, vendor and bot at the end (a table)"
+    "Instead of a line a result, counts at the end, humans and bots apart: versions, devices, bots, statuses, paths, time"
   ),
-  json: toggle("json", "With --summary: the summary as one JSON object")
+  json: toggle("json", "With --summary: the summary as one JSON object"),
+  html: Flag.String("html").pipe(
+    Flag.withDescription(
+      "Also write the summary as a report to FILE: one HTML page with charts, that needs no network"
+    ),
+    Flag.withMetavar("FILE"),
+    Flag.optional
+  ),
+  progress: toggle("progress", "Show progress on stderr even when it is not a terminal (a line each 10 s)"),
+  jobs: integerFlag("jobs").pipe(
+    Flag.withDescription("Worker processes for a file (default: one a core for files of 64 MB or more, else 1)"),
+    Flag.optional
+  ),
+  // a worker's own segments of its one file (parse/Jobs.ts): not for people
+  segments: Flag.String("segments").pipe(Flag.withHidden, Flag.optional)
 }
 
-const run = Effect.fn("Cli.parse")(
-  function* (options: Command.Command.Config.Infer<typeof flags>) {
-    if (options.json && !options.summary) {
-      const message = "--json is the summary's format: give it with --summary (the lines are JSON already)"
-      const errors = [new CliError.ValidationError({ message })]
-      return yield* new CliError.ShowHelp({ commandPath: ["tools-api", "parse"], errors })
+type Options = Command.Command.Config.Infer<typeof flags>
+
+const usage = (message: string) =>
+  new CliError.ShowHelp({
+    commandPath: ["tools-api", "parse"],
+    errors: [new CliError.ValidationError({ message })]
+  })
+
+/** The inputs' total size, when each is a regular file (stdin too, when it is one: `< access.log`). */
+const totalSize = (inputs: ReadonlyArray<string | undefined>) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    let total = 0
+    for (const input of inputs) {
+      const info = yield* Effect.option(fs.stat(input ?? "/dev/stdin"))
+      if (Option.isNone(info) || info.value.type !== "File") return undefined
+      total += Number(ByteSize.toBigInt(info.value.size))
     }
+    return total
+  })
+
+/** Input from which a run uses every core unless told otherwise: below it, starting workers costs more than it saves. */
+const JOBS_FROM_BYTES = 64 * 1_048_576
+
+const run = Effect.fn("Cli.parse")(
+  function* (options: Options) {
+    const summarise = options.summary || Option.isSome(options.html)
+    if (options.json && !summarise)
+      return yield* usage("--json is the summary's format: give it with --summary (the lines are JSON already)")
+    if (options.format === "csv" && summarise)
+      return yield* usage("--format csv writes each line's result: give it without --summary or --html")
     const userAgents = yield* UserAgents
     const fs = yield* FileSystem.FileSystem
     const stdio = yield* Stdio.Stdio
     const combined = Option.isSome(options.log)
-    const summary = options.summary ? makeSummary() : undefined
-    const showProgress = yield* stdio.stderrIsTerminal
-    const started = yield* Clock.currentTimeMillis
-    let [lines, failed, skipped, unreadable, shownAt] = [0, 0, 0, 0, started]
-
-    /** One line's JSON answer with its line break; "" when nothing is written for it (skipped, or summarised). */
-    const answer = (file: string | undefined, line: number, raw: string): Effect.Effect<string> => {
-      const where = file === undefined ? { line } : { file, line }
-      const entry = readEntry(raw, combined)
-      if (entry === "no user agent") {
-        skipped++
-        return Effect.succeed("")
-      }
-      if (entry instanceof InvalidRequest) {
-        failed++
-        return Effect.succeed(summary !== undefined ? "" : `${JSON.stringify({ ...where, error: body(entry) })}\n`)
-      }
-      return Effect.map(userAgents.parse(entry.userAgent), (data) => {
-        if (summary !== undefined) {
-          summary.add(data)
-          return ""
-        }
-        // the API's data as it is, with where the line was and what the log said beside it
-        return `${JSON.stringify(entry.log === undefined ? data : { ...where, log: entry.log, ...data })}\n`
-      })
+    const summary = summarise ? makeSummary() : undefined
+    const answer = makeAnswer(userAgents.parse, { combined, format: options.format, summary })
+    const { counts } = answer
+    const inputs = (options.files.length === 0 ? ["-"] : options.files).map((file) => (file === "-" ? undefined : file))
+    const terminal = yield* stdio.stderrIsTerminal
+    const showProgress = terminal || options.progress
+    const total = yield* totalSize(inputs)
+    const progress =
+      showProgress && Option.isNone(options.segments) ? yield* makeProgress({ terminal, combined, total }) : undefined
+    let ioFailures = 0
+    let bytes = 0
+    const onBytes = (n: number) => {
+      bytes += n
     }
 
-    const counts = () =>
-      `${number(lines)} lines, ${combined ? `${number(skipped)} skipped, ` : ""}${number(failed)} failed`
-    const progress = Effect.gen(function* () {
-      const now = yield* Clock.currentTimeMillis
-      if (now - shownAt < 1_000) return
-      shownAt = now
-      const rate = Math.round((lines * 1_000) / Math.max(1, now - started))
-      yield* stderr(`\r\x1b[K${counts()}, ${number(rate)} lines/s`)
-    })
+    if (Option.isSome(options.segments))
+      return yield* runPart(inputs[0] ?? "", decodeSegments(options.segments.value), answer, summary)
+    if (options.format === "csv") yield* stdout(csvHeader(combined))
+    const jobs = Option.getOrElse(options.jobs, () =>
+      total !== undefined && total >= JOBS_FROM_BYTES && !inputs.includes(undefined) ? navigator.hardwareConcurrency : 1
+    )
+    // what a worker is told: this run's own flags (its output framed, so no summary is written by it)
+    const workerArgs = [
+      ...(combined ? ["--log", "combined"] : []),
+      ...(options.format === "csv" ? ["--format", "csv"] : []),
+      ...(summary !== undefined ? ["--summary"] : [])
+    ]
 
     /** `file` undefined: stdin. One that cannot be read is told on stderr and the next is read. */
-    const one = (file: string | undefined) => {
-      let line = 0
-      return (file === undefined ? stdio.stdin : fs.stream(file)).pipe(
-        Stream.mapError((error) => new CannotRead({ message: error.reason.description ?? String(error) })),
-        Stream.decodeText(),
-        boundedLines,
-        Stream.mapArrayEffect((chunk) =>
-          Effect.gen(function* () {
-            let out = ""
-            for (const raw of chunk) out += yield* answer(file, ++line, raw)
-            lines += chunk.length
-            if (showProgress) yield* progress
-            return [out] as const
-          })
-        ),
-        Stream.run(stdio.stdout()),
-        Effect.catchTag("CannotRead", (error) => {
-          unreadable++
-          return stderr(`tools-api parse: cannot read ${file ?? "stdin"}: ${error.message}\n`)
+    const one = (file: string | undefined) =>
+      Effect.gen(function* () {
+        if (file !== undefined && jobs > 1) {
+          const sink = stdio.stdout()
+          const write = (chunk: Uint8Array) => Stream.run(Stream.make(chunk), sink)
+          const tick = (n: number) => {
+            onBytes(n)
+            return progress === undefined ? Effect.void : progress.tick(counts, bytes)
+          }
+          const parts = yield* runJobs(file, jobs, workerArgs, write, tick)
+          if (parts !== undefined) {
+            for (const part of parts.counts) {
+              counts.lines += part.lines
+              counts.skipped += part.skipped
+              counts.failed += part.failed
+            }
+            for (const part of parts.summaries) summary?.absorb(part)
+            return
+          }
+        }
+        yield* answers(file, answer.block, {}, onBytes).pipe(
+          Stream.mapError((error) => new CannotRead({ message: error.reason.description ?? String(error) })),
+          Stream.tap(() => (progress === undefined ? Effect.void : progress.tick(counts, bytes))),
+          Stream.run(stdio.stdout())
+        )
+      }).pipe(
+        Effect.catchTags({
+          CannotRead: (error) => {
+            ioFailures++
+            return stderr(`tools-api parse: cannot read ${file ?? "stdin"}: ${error.message}\n`)
+          },
+          WorkerFailed: (error) => {
+            ioFailures++
+            return stderr(`tools-api parse: ${file}: ${error.message}\n`)
+          }
         })
       )
-    }
-    for (const file of options.files.length === 0 ? ["-"] : options.files) yield* one(file === "-" ? undefined : file)
+    for (const input of inputs) yield* one(input)
 
-    if (showProgress) yield* stderr(`\r\x1b[K${counts()}\n`)
+    const { lines, skipped, failed } = counts
+    if (progress !== undefined) yield* progress.end(counts)
     if (summary !== undefined) {
       const tally = summary.json({ lines, skipped, failed })
+      if (Option.isSome(options.html)) {
+        const source = options.files.length === 0 ? "stdin" : options.files.join(", ")
+        const written = yield* Effect.result(fs.writeFileString(options.html.value, page(tally, source)))
+        if (written._tag === "Failure") {
+          yield* stderr(
+            `tools-api parse: cannot write the report to ${options.html.value}: ${written.failure.reason.description}\n`
+          )
+          ioFailures++
+        }
+      }
       yield* stdout(options.json ? `${JSON.stringify(tally)}\n` : table(tally))
-    } else if (!showProgress && skipped > 0) {
+    } else if (progress === undefined && skipped > 0) {
       yield* stderr(`tools-api parse: ${skipped} of ${lines} lines skipped: no user agent\n`)
     }
     // exit status 1, once every other line has its answer
-    if (failed > 0 || unreadable > 0) {
-      if (!showProgress && failed > 0) yield* stderr(`tools-api parse: ${failed} of ${lines} lines failed\n`)
+    if (failed > 0 || ioFailures > 0) {
+      if (progress === undefined && failed > 0) yield* stderr(`tools-api parse: ${failed} of ${lines} lines failed\n`)
       return yield* new Refused()
     }
   },
@@ -122,7 +187,7 @@ const run = Effect.fn("Cli.parse")(
 )
 
 export const ParseCommand = Command.make("parse", flags, run).pipe(
-  Command.withShortDescription("Parse user agents, one a line (or an access log), to JSON lines or a summary"),
+  Command.withShortDescription("Parse user agents, one a line (or an access log), to JSON lines, CSV or a summary"),
   Command.withDescription(
     "Parse user agents offline: one JSON result a line on stdout, the API's data, in input order. A line that " +
       'cannot be parsed gives {"line":N,"error":{...}} on its line and the run goes on; the exit status is 1 if any did.'

@@ -1,13 +1,16 @@
 // What the offline commands share: the server's services, writing, and failing (exit status 1, stdout answers only):
 // a refusal as the API's error body on stderr, a bad setting as the server's start failure, anything else one line.
-import { Cause, Data, Effect, Layer, PlatformError, Predicate, Schema, Stdio, Stream } from "effect"
+import { Cause, ConfigProvider, Data, Effect, Layer, PlatformError, Predicate, Schema, Stdio, Stream } from "effect"
 import { InvalidRequest, InvalidRequestWire, InvalidValue, InvalidValueWire } from "../Errors.ts"
 import { Metrics } from "../Observability/Metrics.ts"
 import { exitOnInterrupt, reportStartFailure } from "../Platform/Runtime.ts"
 import { UserAgents } from "../Tools/UserAgent/Service.ts"
 
+/** Offline, a log's many distinct agents repeat further apart than a server's: a bigger cache unless UA_CACHE_SIZE says. */
+const offlineDefaults = ConfigProvider.layerAdd(ConfigProvider.fromUnknown({ UA_CACHE_SIZE: "50000" }))
+
 /** The parse cache reads UA_CACHE_SIZE itself: a PORT or a key file has no say in a parse. */
-export const UserAgentsLive = UserAgents.layer.pipe(Layer.provide(Metrics.layer))
+export const UserAgentsLive = UserAgents.layer.pipe(Layer.provide([Metrics.layer, offlineDefaults]))
 
 /** Told on stderr already: exit status 1. */
 export class Refused extends Data.TaggedError("Refused") {}

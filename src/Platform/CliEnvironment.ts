@@ -1,8 +1,8 @@
 /** What `effect/cli` needs from the process (no stable platform package for Effect 4 on Bun). */
-import { Effect, FileSystem, Layer, Path, PlatformError, Sink, Stdio, Stream, Terminal } from "effect"
+import { ByteSize, Effect, FileSystem, Layer, Option, Path, PlatformError, Sink, Stdio, Stream, Terminal } from "effect"
 import { CliConfig, CliOutput, GlobalFlag } from "effect/cli"
 import { ChildProcessSpawner } from "effect/process"
-import { createReadStream, readFileSync } from "node:fs"
+import { createReadStream, readFileSync, type Stats, statSync, writeFileSync } from "node:fs"
 
 // Only the description is ever shown (Cli/Report.ts, Cli/Parse.ts): no reason tag is told apart.
 const failure = (module: string, method: string, cause: unknown) => {
@@ -21,57 +21,115 @@ const closedAtStart = (fd: number): boolean => {
   }
 }
 
-/** Each write waits for `drain` when the buffer is full, so output never piles up; a failed write fails the sink. */
-const writer = (
-  stream: NodeJS.WriteStream,
-  name: string,
-  fd: number
-): Sink.Sink<void, string | Uint8Array, never, PlatformError.PlatformError> => {
-  let broken: unknown = closedAtStart(fd)
-    ? Object.assign(new Error(`EBADF: ${name} was closed when the command started`), { code: "EBADF" })
-    : undefined
-  // A closed reader (`| head`) is an error event, which without a listener would end the process.
-  stream.on("error", (error) => {
-    broken = error
+/**
+ * A stream's sink: each write waits for `drain` when the buffer is full, so output never piles up; a failed write fails
+ * the sink. Its one `error` listener lives as long as the layer, however many times the sink is asked for (a progress
+ * line asks once a second).
+ */
+const writer = (stream: NodeJS.WritableStream, name: string, fd: number | undefined) =>
+  Effect.gen(function* () {
+    let broken: unknown =
+      fd !== undefined && closedAtStart(fd)
+        ? Object.assign(new Error(`EBADF: ${name} was closed when the command started`), { code: "EBADF" })
+        : undefined
+    // A closed reader (`| head`) is an error event, which without a listener would end the process.
+    const onError = (error: unknown) => {
+      broken = error
+    }
+    yield* Effect.acquireRelease(
+      Effect.sync(() => stream.on("error", onError)),
+      () => Effect.sync(() => stream.off("error", onError))
+    )
+    const write = (chunk: string | Uint8Array) =>
+      Effect.callback<void, PlatformError.PlatformError>((resume) => {
+        if (broken !== undefined) return resume(Effect.fail(failure("Stdio", name, broken)))
+        if (stream.write(chunk)) return resume(Effect.void)
+        const done = () => {
+          stream.off("drain", done)
+          stream.off("error", done)
+          resume(broken === undefined ? Effect.void : Effect.fail(failure("Stdio", name, broken)))
+        }
+        stream.on("drain", done)
+        stream.on("error", done)
+      })
+    return Sink.forEach(write)
   })
-  const write = (chunk: string | Uint8Array) =>
-    Effect.callback<void, PlatformError.PlatformError>((resume) => {
-      if (broken !== undefined) return resume(Effect.fail(failure("Stdio", name, broken)))
-      if (stream.write(chunk)) return resume(Effect.void)
-      const done = () => {
-        stream.off("drain", done)
-        stream.off("error", done)
-        resume(broken === undefined ? Effect.void : Effect.fail(failure("Stdio", name, broken)))
-      }
-      stream.on("drain", done)
-      stream.on("error", done)
-    })
-  return Sink.forEach(write)
-}
 
 // opened when read, so a missing file is an error of its own turn; node's stream tells it as a stream error
-const readable = (path: string, options: { fd?: number; autoClose?: boolean }, module: string, method: string) =>
+const readable = (
+  path: string,
+  options: { fd?: number; autoClose?: boolean; start?: number; end?: number },
+  module: string,
+  method: string
+) =>
   Stream.suspend(() =>
     Stream.fromAsyncIterable(createReadStream(path, { highWaterMark: 1 << 16, ...options }), (cause) =>
       failure(module, method, cause)
     )
   )
 
-const stdio = Stdio.make({
-  args: Effect.sync(() => process.argv.slice(2)),
-  stdinIsTerminal: Effect.sync(() => process.stdin.isTTY === true),
-  stdoutIsTerminal: Effect.sync(() => process.stdout.isTTY === true),
-  stderrIsTerminal: Effect.sync(() => process.stderr.isTTY === true),
-  stdout: () => writer(process.stdout, "stdout", 1),
-  stderr: () => writer(process.stderr, "stderr", 2),
-  stdin: readable("", { fd: 0, autoClose: false }, "Stdio", "stdin")
-})
+/** The process's standard streams, or others standing in for them in a test (`fd` undefined: no probe of /proc). */
+export interface Streams {
+  readonly stdout: NodeJS.WriteStream
+  readonly stderr: NodeJS.WriteStream
+  readonly fds?: { readonly stdout: number; readonly stderr: number }
+}
+
+export const layerStdio = (streams: Streams) =>
+  Layer.effect(
+    Stdio.Stdio,
+    Effect.gen(function* () {
+      const stdout = yield* writer(streams.stdout, "stdout", streams.fds?.stdout)
+      const stderr = yield* writer(streams.stderr, "stderr", streams.fds?.stderr)
+      return Stdio.make({
+        args: Effect.sync(() => process.argv.slice(2)),
+        stdinIsTerminal: Effect.sync(() => process.stdin.isTTY === true),
+        stdoutIsTerminal: Effect.sync(() => streams.stdout.isTTY === true),
+        stderrIsTerminal: Effect.sync(() => streams.stderr.isTTY === true),
+        stdout: () => stdout,
+        stderr: () => stderr,
+        stdin: readable("", { fd: 0, autoClose: false }, "Stdio", "stdin")
+      })
+    })
+  )
 
 const unused = Effect.die("not used by the command line")
 
+// what `parse` reads of a file before it reads it: its type and size (the progress line's percentage)
+const infoOf = (stats: Stats): FileSystem.File.Info => ({
+  type: stats.isFile() ? "File" : stats.isDirectory() ? "Directory" : stats.isFIFO() ? "FIFO" : "Unknown",
+  mtime: Option.some(stats.mtime),
+  atime: Option.some(stats.atime),
+  birthtime: Option.some(stats.birthtime),
+  dev: BigInt(stats.dev),
+  ino: Option.some(BigInt(stats.ino)),
+  mode: stats.mode,
+  nlink: Option.some(BigInt(stats.nlink)),
+  uid: Option.some(stats.uid),
+  gid: Option.some(stats.gid),
+  rdev: Option.some(BigInt(stats.rdev)),
+  size: ByteSize.bytes(stats.size),
+  blksize: Option.some(ByteSize.bytes(stats.blksize)),
+  blocks: Option.some(BigInt(stats.blocks))
+})
+const stat = (path: string) =>
+  Effect.try({ try: () => infoOf(statSync(path)), catch: (cause) => failure("FileSystem", "stat", cause) })
+
 export const CliEnvironmentLive = Layer.mergeAll(
-  Layer.succeed(Stdio.Stdio, stdio),
-  FileSystem.layerNoop({ stream: (path) => readable(path, {}, "FileSystem", "stream") }),
+  layerStdio({ stdout: process.stdout, stderr: process.stderr, fds: { stdout: 1, stderr: 2 } }),
+  FileSystem.layerNoop({
+    // a range of the file for a `parse --jobs` worker's segment
+    stream: (path, options) => {
+      const start = options?.offset === undefined ? 0 : Number(ByteSize.fromInputUnsafe(options.offset))
+      const bytes =
+        options?.bytesToRead === undefined ? undefined : Number(ByteSize.fromInputUnsafe(options.bytesToRead))
+      return readable(path, bytes === undefined ? { start } : { start, end: start + bytes - 1 }, "FileSystem", "stream")
+    },
+    stat,
+    // the report of `parse --html`
+    writeFileString: (path, text) =>
+      Effect.try({ try: () => writeFileSync(path, text), catch: (cause) => failure("FileSystem", "writeFile", cause) })
+  }),
   Path.layer,
   Layer.succeed(
     Terminal.Terminal,

@@ -4,6 +4,7 @@ import { UAParser } from "ua-parser-js"
 import { isAIAssistant, isAICrawler } from "ua-parser-js/bot-detection"
 import { Bots } from "ua-parser-js/extensions"
 import { known, UNKNOWN } from "../parse/Names.ts"
+import { type Listed, listedBot } from "./Listed.ts"
 import { androidModel, isFeaturePhone } from "../parse/LongTail.ts"
 import { ieFeedPlatform, withoutAddOns } from "../parse/Tokens.ts"
 
@@ -88,10 +89,11 @@ const tokenAround = (ua: string, match: string): { name: string; version: string
 const monitors = /monitor|uptime|pingdom|statuscake|synthetic|site24x7|catchpoint|gomez|newrelic|datadog|checkly|ptst/i
 const libraries = /https?-?client|http|request|urllib|okhttp|axios|java|perl|ruby|php|python|\bgo\b|node|wget|curl/i
 
-const categoryOf = (ua: string, name: string, parserType: string | undefined): string => {
+const categoryOf = (ua: string, name: string, parserType: string | undefined, listed: Listed | undefined): string => {
   const text = `${name} ${ua}`
   if (isAICrawler(ua) || isAIAssistant(ua)) return "ai"
   if (/headless|phantomjs|puppeteer|playwright|selenium|webdriver/i.test(text)) return "headless"
+  if (listed !== undefined) return listed.category
   if (monitors.test(text)) return "monitor"
   if (parserType !== undefined && parserBotTypes.has(parserType)) return parserType
   if (/crawl|spider|bot\b|bot[/_-]|slurp|archiv|seeker|scan/i.test(text)) return "crawler"
@@ -106,7 +108,10 @@ export const detectBot = (ua: string): Bot => {
   const named = new UAParser(ua, Bots).getBrowser()
   const parserBot = named.type !== undefined && parserBotTypes.has(named.type)
   const fromToken = parserBot ? undefined : tokenAround(ua, match)
-  const name = parserBot ? known(named.name) : (fromToken?.name ?? UNKNOWN)
+  const listed = listedBot(ua)
+  // the token names the bot as its string does; a name of this project's list beats it (Nikto's token is "Check")
+  const token = listed?.own === true ? undefined : fromToken?.name
+  const name = parserBot ? known(named.name) : token || listed?.name || UNKNOWN
   const version = parserBot ? known(named.version) : (fromToken?.version ?? UNKNOWN)
-  return { isBot: true, name, version, category: categoryOf(ua, name, named.type) }
+  return { isBot: true, name, version, category: categoryOf(ua, name, named.type, listed) }
 }

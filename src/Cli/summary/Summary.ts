@@ -1,0 +1,129 @@
+// `parse --summary`: humans and bots counted apart, each field bounded (Tally.ts), time by hour or day (Timeline.ts).
+import type { UserAgentInfo } from "../../Tools/UserAgent/Schemas.ts"
+import { makeTally, type TallyState, type Values } from "./Tally.ts"
+import { makeTimeline, type Timeline, type TimelineState } from "./Timeline.ts"
+
+/** Distinct values a field counts exactly; paths (query strings dropped) vary more, and count more. */
+export const MAX_VALUES = 1_000
+export const MAX_PATHS = 10_000
+
+/** What a log line said beside its user agent (Lines.ts); none for plain input. */
+export interface LogFields {
+  readonly time: string
+  readonly path: string | null
+  readonly status: number | null
+}
+
+const UNKNOWN = "Unknown"
+// a version's major ("124" of "124.0.6367.60"); macOS 10's minor too, as it names the release ("10.15")
+const major = (version: string, macOS: boolean) =>
+  (macOS && version.startsWith("10.") ? /^\d+\.\d+/ : /^\d+/).exec(version)?.[0] ?? version
+const versioned = (name: string, version: string, macOS = false) =>
+  name === UNKNOWN || version === UNKNOWN ? name : `${name} ${major(version, macOS)}`
+const modelOf = (data: UserAgentInfo) => {
+  const { vendor, model, name } = data.device
+  const shown = name !== UNKNOWN ? name : model
+  return shown === UNKNOWN ? UNKNOWN : vendor === UNKNOWN || shown.startsWith(vendor) ? shown : `${vendor} ${shown}`
+}
+
+export const HUMAN_FIELDS = {
+  browser: ["Browser", (data: UserAgentInfo) => data.browser.name],
+  browserVersion: ["Browser version", (data: UserAgentInfo) => versioned(data.browser.name, data.browser.version)],
+  os: ["OS", (data: UserAgentInfo) => data.os.name],
+  osVersion: [
+    "OS version",
+    (data: UserAgentInfo) => versioned(data.os.name, data.os.version, data.os.name === "macOS")
+  ],
+  deviceType: ["Device type", (data: UserAgentInfo) => data.device.type],
+  vendor: ["Vendor", (data: UserAgentInfo) => data.device.vendor],
+  model: ["Model", modelOf]
+} as const
+export const BOT_FIELDS = {
+  category: ["Bot category", (data: UserAgentInfo) => data.bot.category],
+  name: ["Bot name", (data: UserAgentInfo) => data.bot.name]
+} as const
+export const LOG_FIELDS = { status: "Status", path: "Path" } as const
+
+type HumanField = keyof typeof HUMAN_FIELDS
+type BotField = keyof typeof BOT_FIELDS
+type LogField = keyof typeof LOG_FIELDS
+type Lines = { readonly [K in "lines" | "skipped" | "failed"]: number }
+
+export type SummaryJson = Lines & {
+  readonly parsed: number
+  readonly humans: number
+  readonly bots: number
+  readonly human: Record<HumanField | LogField, Values>
+  readonly bot: Record<BotField | LogField, Values>
+  readonly timeline: Timeline | null
+}
+
+/** A summary as plain data, for a worker to hand its part to the main thread. */
+export interface SummaryState {
+  readonly humans: number
+  readonly bots: number
+  readonly human: Readonly<Record<string, TallyState>>
+  readonly bot: Readonly<Record<string, TallyState>>
+  readonly timeline: { hours: TimelineState; other: number }
+}
+
+const tallies = <K extends string>(names: ReadonlyArray<K>) =>
+  Object.fromEntries(names.map((name) => [name, makeTally(name === "path" ? MAX_PATHS : MAX_VALUES)])) as Record<
+    K,
+    ReturnType<typeof makeTally>
+  >
+const mapValues = <K extends string, A, B>(record: Record<K, A>, f: (a: A) => B) =>
+  Object.fromEntries(Object.entries(record).map(([key, value]) => [key, f(value as A)])) as Record<K, B>
+
+export const makeSummary = () => {
+  const human = tallies([...(Object.keys(HUMAN_FIELDS) as Array<HumanField>), "status", "path"] as const)
+  const bot = tallies([...(Object.keys(BOT_FIELDS) as Array<BotField>), "status", "path"] as const)
+  const timeline = makeTimeline()
+  let humans = 0
+  let bots = 0
+
+  const add = (data: UserAgentInfo, log: LogFields | undefined): void => {
+    const side = data.bot.isBot ? bot : human
+    if (data.bot.isBot) {
+      bots++
+      for (const [field, [, value]] of Object.entries(BOT_FIELDS)) bot[field as BotField].add(value(data))
+    } else {
+      humans++
+      for (const [field, [, value]] of Object.entries(HUMAN_FIELDS)) human[field as HumanField].add(value(data))
+    }
+    if (log === undefined) return
+    side.status.add(log.status === null ? "-" : String(log.status))
+    if (log.path !== null) side.path.add(log.path.split("?", 1)[0]!)
+    timeline.add(log.time, data.bot.isBot, data.device.type)
+  }
+
+  const state = (): SummaryState => ({
+    humans,
+    bots,
+    human: mapValues(human, (tally) => tally.state()),
+    bot: mapValues(bot, (tally) => tally.state()),
+    timeline: timeline.state()
+  })
+
+  const absorb = (part: SummaryState): void => {
+    humans += part.humans
+    bots += part.bots
+    for (const [field, tally] of Object.entries(human)) tally.absorb(part.human[field]!)
+    for (const [field, tally] of Object.entries(bot)) tally.absorb(part.bot[field]!)
+    timeline.absorb(part.timeline)
+  }
+
+  const json = ({ lines, skipped, failed }: Lines): SummaryJson => ({
+    lines,
+    parsed: lines - skipped - failed,
+    skipped,
+    failed,
+    humans,
+    bots,
+    human: mapValues(human, (tally) => tally.json()),
+    bot: mapValues(bot, (tally) => tally.json()),
+    timeline: timeline.json()
+  })
+
+  return { add, state, absorb, json }
+}

@@ -1,0 +1,57 @@
+// Monitors and scanners by name: Matomo's bot list (node-device-detector's copy) where it names them, a few more here.
+import matomoBots from "node-device-detector/regexes/bots.js"
+import { devicePattern, WINDOW } from "../device/Patterns.ts"
+
+type Category = "monitor" | "scanner"
+
+const CATEGORY_OF: Readonly<Record<string, Category>> = {
+  "Site Monitor": "monitor",
+  "Network Monitor": "monitor",
+  "Security Checker": "scanner",
+  "Security search bot": "scanner"
+}
+
+// common in access logs, named by neither Matomo's list nor ua-parser-js (node-device-detector 2.2.7): the platforms'
+// health checks, and scanners that announce themselves; [text in the string, the bot's name]
+const NOT_LISTED: ReadonlyArray<readonly [string, string, Category]> = [
+  ["kube-probe/", "kube-probe", "monitor"],
+  ["GoogleHC/", "GoogleHC", "monitor"],
+  ["Consul Health Check", "Consul Health Check", "monitor"],
+  ["Amazon-Route53-Health-Check-Service", "Amazon Route 53 Health Check", "monitor"],
+  ["masscan/", "masscan", "scanner"],
+  ["projectdiscovery/nuclei", "Nuclei", "scanner"],
+  ["Nikto/", "Nikto", "scanner"],
+  ["sqlmap/", "sqlmap", "scanner"],
+  ["WPScan", "WPScan", "scanner"]
+]
+
+// `/` is left to devicePattern, which escapes it
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+const ENTRIES = [
+  ...NOT_LISTED.map(([text, name, category]) => ({ source: escape(text), name, category, own: true })),
+  ...matomoBots.flatMap((bot) => {
+    const category = CATEGORY_OF[bot.category]
+    // a name made from the match ("$1") is left to the token around it
+    return category === undefined
+      ? []
+      : [{ source: bot.regex, name: bot.name.includes("$") ? "" : bot.name, category, own: false }]
+  })
+]
+// one pass finds whether any matches; the entry is looked for only then
+const ANY = devicePattern(ENTRIES.map((entry) => entry.source).join("|"))
+
+export interface Listed {
+  readonly category: Category
+  readonly name: string
+  /** Named here, not by Matomo's list. */
+  readonly own: boolean
+}
+
+/** The category ("monitor": uptime monitors, load balancers' and orchestrators' health checks; "scanner") and name. */
+export const listedBot = (ua: string): Listed | undefined => {
+  // Matomo's patterns start a token and may scan on: only the first WINDOW characters are read, as for devices
+  const head = ua.slice(0, WINDOW)
+  if (!ANY.test(head)) return undefined
+  return ENTRIES.find((entry) => devicePattern(entry.source).test(head))
+}

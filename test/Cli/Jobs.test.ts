@@ -1,0 +1,59 @@
+/**
+ * `parse --jobs 2`: two worker processes answer their own segments of a file, and what is written is byte for byte
+ * what one process writes: every line in order, its number counted from the file's start, error lines, CSV rows and
+ * the summary included; the exit status and stderr's counts too.
+ */
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { SEGMENT_BYTES } from "../../src/Cli/parse/Segments.ts"
+import { runOnce } from "../support/Process.ts"
+
+setDefaultTimeout(120_000)
+
+const dir = mkdtempSync(join(tmpdir(), "tools-api-jobs-"))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const AGENTS = [
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36",
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1",
+  "Mozilla/5.0 (Linux; Android 13; SM-A536B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36",
+  "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+  "kube-probe/1.29",
+  "-"
+]
+
+// over three segments' worth: lines with and without \r, a line not in the format, one without a user agent,
+// the last without a line break
+const lines = Array.from({ length: 24_000 }, (_, i) => {
+  if (i % 5_001 === 5_000) return "not a log line"
+  const ua = i % 7 === 3 ? `Agent${i % 900}/1.${i % 13}` : AGENTS[i % AGENTS.length]!
+  const time = `2${i % 7}/Nov/2026:${String(i % 24).padStart(2, "0")}:00:00 +0000`
+  return `10.0.${i % 250}.1 - - [${time}] "GET /p/${i % 37}?x=${i} HTTP/1.1" ${i % 11 === 0 ? 404 : 200} 1 "-" "${ua}"${i % 3 === 0 ? "\r" : ""}`
+})
+const log = join(dir, "access.log")
+writeFileSync(log, lines.join("\n"))
+
+for (const args of [[], ["--format", "csv"], ["--summary", "--json"], ["--summary"]]) {
+  test(`--log combined ${args.join(" ")}: --jobs 2 writes what --jobs 1 writes, byte for byte`, async () => {
+    expect(Bun.file(log).size).toBeGreaterThan(3 * SEGMENT_BYTES)
+    const one = await runOnce({}, ["parse", "--log", "combined", ...args, "--jobs", "1", log])
+    const two = await runOnce({}, ["parse", "--log", "combined", ...args, "--jobs", "2", log])
+    expect(one.code).toBe(1) // the lines not in the format
+    expect(two.code).toBe(one.code)
+    expect(two.stderr).toBe(one.stderr)
+    expect(two.stdout.length).toBe(one.stdout.length)
+    expect(two.stdout === one.stdout).toBe(true)
+    if (args.length === 0) {
+      const numbers = one.stdout
+        .trimEnd()
+        .split("\n")
+        .map((text) => JSON.parse(text).line)
+      // every line answered once, in order, but those without a user agent
+      expect(numbers.length).toBe(lines.length - lines.filter((text) => /"-"\r?$/.test(text)).length)
+      expect(numbers).toEqual([...numbers].sort((a, b) => a - b))
+      expect(numbers.at(-1)).toBe(lines.length)
+    }
+  })
+}

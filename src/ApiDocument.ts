@@ -68,6 +68,9 @@ export const describeAsServed = (spec: Record<string, unknown>): Record<string, 
   node(spec.info).contact = { name: "Tools API", url: "https://www.gnu.org/licenses/agpl-3.0.html#section13" }
   for (const operation of children(spec.paths).flatMap(children)) {
     for (const media of children(node(operation.requestBody).content)) {
+      // a body is decoded from its JSON text (JsonBody.ts): the document shows the object that text holds
+      const inner = node(media.schema).contentSchema
+      if (isNode(inner)) media.schema = inner
       const examples = requestExamples(schemas, node(media.schema))
       if (examples !== undefined) media.examples = examples
     }

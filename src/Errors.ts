@@ -14,6 +14,9 @@ export const Detail = Schema.Struct({
 export const list = (items: ReadonlyArray<string>, word: "and" | "or"): string =>
   items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} ${word} ${items.at(-1)}`
 
+/** Marks a schema issue as a value present but not allowed: the 422 `invalid_value`, where any other issue is a 400. */
+export const INVALID_VALUE = "toolsApi/invalidValue"
+
 const fields = { message: Schema.String, details: Schema.optionalKey(Schema.Array(Detail)) }
 type Fields = Schema.Struct.Type<typeof fields>
 

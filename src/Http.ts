@@ -7,7 +7,6 @@ import { documentsRoutes, HomeRoute } from "./Http/Documents.ts"
 import { EdgeLive } from "./Http/Edge.ts"
 import { RateLimitLive } from "./Http/RateLimit.ts"
 import { RequestBodyLive } from "./Http/RequestBody.ts"
-import { RequestLog } from "./Http/RequestLog.ts"
 import { RequestErrorsLive } from "./Http/SchemaErrors.ts"
 import { MetricsRoute } from "./Observability/Metrics.ts"
 import { ToolsLive } from "./Tools/index.ts"
@@ -30,6 +29,6 @@ export const makeHttp = <Id extends string, Groups extends HttpApiGroup.Constrai
     documentsRoutes(api),
     MetricsRoute,
     EdgeLive
-  ).pipe(Layer.provide(RequestLog.layer))
+  )
 
 export const HttpLive = makeHttp(ToolsApi, ToolsLive)

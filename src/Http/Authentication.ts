@@ -1,5 +1,5 @@
 // The API key: a known one gives its caller; none is a 401, or a 429 past the address's failed-authentication budget.
-import { Context, Effect, Layer, Redacted } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { Authentication, CurrentCaller } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
@@ -10,7 +10,7 @@ import * as RateLimitHeaders from "../RateLimit/Headers.ts"
 import { RateLimiter } from "../RateLimit/Limiter.ts"
 import { ApiKeyStore } from "../Services/ApiKeyStore.ts"
 import { clientAddress, PeerAddress } from "./ClientAddress.ts"
-import { RequestLog } from "./RequestLog.ts"
+import { CurrentRequest } from "./RequestLog.ts"
 import { respondWith, seconds } from "./RateLimit.ts"
 
 const REALM = 'Bearer realm="tools-api"'
@@ -22,7 +22,6 @@ export const AuthenticationLive = Layer.effect(
     const limiter = yield* RateLimiter
     const { trustProxy } = yield* AppConfig
     const traced = yield* TracedSteps
-    const log = yield* RequestLog
 
     const refuse = (keySent: boolean) =>
       Effect.gen(function* () {
@@ -54,9 +53,11 @@ export const AuthenticationLive = Layer.effect(
         const key = Redacted.value(credential)
         const caller = key === "" ? undefined : keys.authenticate(key)
         if (caller === undefined) return refuse(key !== "")
-        return Effect.contextWith((context: Context.Context<HttpServerRequest.HttpServerRequest>) => {
-          log.admitted(Context.get(context, HttpServerRequest.HttpServerRequest), caller.id)
-          return Effect.provideService(traced.caller(caller.id, httpEffect), CurrentCaller, caller)
+        const admitted = Effect.provideService(traced.caller(caller.id, httpEffect), CurrentCaller, caller)
+        // the edge provides the request's facts; a test of this middleware alone runs without them
+        return Effect.flatMap(Effect.serviceOption(CurrentRequest), (facts) => {
+          if (Option.isSome(facts)) facts.value.noteCaller(caller.id)
+          return admitted
         })
       }
     })

@@ -16,7 +16,7 @@ import { observe } from "../Observability/Metrics.ts"
 import { Drain } from "../Services/Drain.ts"
 import { clip } from "./Clip.ts"
 import { corsHeaders, preflight } from "./Cors.ts"
-import { RequestLog } from "./RequestLog.ts"
+import { CurrentRequest, logRequest, makeCurrentRequest } from "./RequestLog.ts"
 import { ApiRoutes, pathOf, type Routes } from "./Routes.ts"
 
 const envelope = <S extends Schema.Codec<unknown, unknown>>(wire: S, status: number, error: S["Type"]) =>
@@ -82,7 +82,6 @@ export const EdgeLive = HttpRouter.middleware(
     const drain = yield* Drain
     const routes = yield* ApiRoutes
     const { corsOrigins } = yield* AppConfig
-    const log = yield* RequestLog
 
     return (
       httpEffect
@@ -90,7 +89,8 @@ export const EdgeLive = HttpRouter.middleware(
       Effect.contextWith((context: Context.Context<HttpServerRequest.HttpServerRequest>) => {
         const request = Context.get(context, HttpServerRequest.HttpServerRequest)
         const started = performance.now()
-        const requestId = requestIdOf(request)
+        const facts = makeCurrentRequest(requestIdOf(request), started)
+        const requestId = facts.id
         const cors = corsOrigins === undefined ? undefined : corsHeaders(corsOrigins, request.headers.origin)
 
         const finish = (
@@ -112,7 +112,7 @@ export const EdgeLive = HttpRouter.middleware(
             if (response.headers.vary !== undefined) headers.vary = `${response.headers.vary}, Origin`
           }
           return Effect.as(
-            log.write(request, path, response.status, durationMs, requestId),
+            logRequest(request, facts, path, response.status, durationMs),
             HttpServerResponse.setHeaders(response, headers)
           )
         }
@@ -130,7 +130,7 @@ export const EdgeLive = HttpRouter.middleware(
             drain.leave(entry)
             return finish(response, cors)
           }
-          return Effect.matchCauseEffect(httpEffect, {
+          return Effect.matchCauseEffect(Effect.provideService(httpEffect, CurrentRequest, facts), {
             onSuccess: respond,
             onFailure: (cause) => Effect.flatMap(answer(routes, request, requestId, cause), respond)
           })

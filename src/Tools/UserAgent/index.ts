@@ -1,8 +1,8 @@
 import { Effect, Layer } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { ToolsApi } from "../../Api.ts"
-import type { InvalidRequest } from "../../Errors.ts"
+import { BatchTokens, ToolsApi } from "../../Api.ts"
+import type { InvalidRequest, RateLimited } from "../../Errors.ts"
 import type { UserAgentInfo, UserAgentRequest, UserAgentResponse } from "./Schemas.ts"
 import { UserAgents } from "./Service.ts"
 
@@ -25,12 +25,20 @@ export const answer = (
 const respond = (response: UserAgentResponse) =>
   Array.isArray(response.data) ? HttpServerResponse.jsonUnsafe(response) : response
 
+/** How many strings a request parses or generates: a batch takes a token for each. */
+const sizeOf = (payload: UserAgentRequest): number =>
+  payload.operation === "generate" ? (payload.count ?? 1) : "userAgents" in payload ? payload.userAgents.length : 1
+
 export const UserAgentHandlers = HttpApiBuilder.group(
   ToolsApi,
   "userAgent",
   Effect.fnUntraced(function* (handlers) {
     const userAgents = yield* UserAgents
-    return handlers.handle("userAgentParser", ({ payload }) => Effect.map(answer(userAgents, payload), respond))
+    return handlers.handle("userAgentParser", ({ payload }) =>
+      Effect.flatMap(Effect.service(BatchTokens), (tokens) =>
+        Effect.andThen(tokens.take(sizeOf(payload)), Effect.map(answer(userAgents, payload), respond))
+      )
+    )
   })
 )
 

@@ -1,9 +1,9 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { InvalidValueWire } from "../../Errors.ts"
-import { WageRequest, WageResponse } from "./Schemas.ts"
+import { WageBody, WageResponse } from "./Schemas.ts"
 
 export const WageEstimator = HttpApiEndpoint.post("wageEstimator", "/wage-estimator", {
-  payload: WageRequest,
+  payload: WageBody,
   success: WageResponse,
   error: InvalidValueWire
 }).annotateMerge(

@@ -56,6 +56,22 @@ const requestExamples = (schemas: Node, schema: Node): Node | undefined => {
   return named
 }
 
+const ENCODED = "Encoded"
+
+// A body is decoded from its JSON text (JsonBody.ts), which the generator documents as a string referring to the
+// object's encoded side, `<Name>Encoded`: the document shows the object that text holds, under its own name.
+const bodyAsObject = (schemas: Node, media: Node): void => {
+  const schema = node(media.schema)
+  const ref = typeof schema.$ref === "string" ? schema.$ref.slice(REF.length) : ""
+  if (schema.type !== "string" || !ref.endsWith(ENCODED)) return
+  const name = ref.slice(0, -ENCODED.length)
+  if (schemas[name] === undefined) {
+    schemas[name] = schemas[ref]
+    delete schemas[ref]
+  }
+  media.schema = { $ref: `${REF}${name}` }
+}
+
 export const describeAsServed = (spec: Record<string, unknown>): Record<string, unknown> => {
   const components = node(spec.components)
   const schemas = node(components.schemas)
@@ -68,9 +84,7 @@ export const describeAsServed = (spec: Record<string, unknown>): Record<string, 
   node(spec.info).contact = { name: "Tools API", url: "https://www.gnu.org/licenses/agpl-3.0.html#section13" }
   for (const operation of children(spec.paths).flatMap(children)) {
     for (const media of children(node(operation.requestBody).content)) {
-      // a body is decoded from its JSON text (JsonBody.ts): the document shows the object that text holds
-      const inner = node(media.schema).contentSchema
-      if (isNode(inner)) media.schema = inner
+      bodyAsObject(schemas, media)
       const examples = requestExamples(schemas, node(media.schema))
       if (examples !== undefined) media.examples = examples
     }

@@ -7,7 +7,6 @@ import {
   InternalErrorWire,
   type InvalidRequest,
   InvalidRequestWire,
-  InvalidValueWire,
   MethodNotAllowedWire,
   NotFoundWire,
   PayloadTooLargeWire,
@@ -30,7 +29,9 @@ export class BatchTokens extends Context.Service<
   BatchTokens,
   {
     /** The rest of a batch of `size` (the request's own token is taken on arrival): all of them, or none. */
-    readonly take: (size: number) => Effect.Effect<void, RateLimited | InvalidRequest, HttpServerRequest.HttpServerRequest>
+    readonly take: (
+      size: number
+    ) => Effect.Effect<void, RateLimited | InvalidRequest, HttpServerRequest.HttpServerRequest>
   }
 >()("app/BatchTokens") {}
 
@@ -58,9 +59,9 @@ export class RateLimit extends HttpApiMiddleware.Service<
   { requires: CurrentCaller; provides: BatchTokens }
 >()("app/RateLimit", { error: [RateLimitedWire] }) {}
 
-/** A payload its schema refuses is the contract's 400 or 422, not the framework's empty 400; every route's errors. */
+/** A payload its schema refuses is the contract's 400, not the framework's empty one; the errors every route has. */
 export class RequestErrors extends HttpApiMiddleware.Service<RequestErrors>()("app/RequestErrors", {
-  error: [InvalidRequestWire, InvalidValueWire, NotFoundWire, MethodNotAllowedWire, InternalErrorWire, ServiceUnavailableWire]
+  error: [InvalidRequestWire, NotFoundWire, MethodNotAllowedWire, InternalErrorWire, ServiceUnavailableWire]
 }) {}
 
 /**

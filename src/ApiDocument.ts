@@ -56,20 +56,16 @@ const requestExamples = (schemas: Node, schema: Node): Node | undefined => {
   return named
 }
 
-const ENCODED = "Encoded"
-
-// A body is decoded from its JSON text (JsonBody.ts), which the generator documents as a string referring to the
-// object's encoded side, `<Name>Encoded`: the document shows the object that text holds, under its own name.
+// A body is decoded from its JSON text (JsonBody.ts), which the generator documents as a string component holding
+// the object: the operation refers to the object itself, and the string component goes.
 const bodyAsObject = (schemas: Node, media: Node): void => {
-  const schema = node(media.schema)
-  const ref = typeof schema.$ref === "string" ? schema.$ref.slice(REF.length) : ""
-  if (schema.type !== "string" || !ref.endsWith(ENCODED)) return
-  const name = ref.slice(0, -ENCODED.length)
-  if (schemas[name] === undefined) {
-    schemas[name] = schemas[ref]
-    delete schemas[ref]
-  }
-  media.schema = { $ref: `${REF}${name}` }
+  const ref = node(media.schema).$ref
+  const name = typeof ref === "string" && ref.startsWith(REF) ? ref.slice(REF.length) : ""
+  const text = node(schemas[name])
+  const [object] = Array.isArray(text.allOf) ? text.allOf : []
+  if (text.type !== "string" || !isNode(object)) return
+  media.schema = object
+  delete schemas[name]
 }
 
 export const describeAsServed = (spec: Record<string, unknown>): Record<string, unknown> => {

@@ -1,6 +1,6 @@
 // Client-visible errors: a tagged class in code, the contract's one envelope on the wire, the status between the two.
 import { Schema, SchemaTransformation } from "effect"
-import { HttpApiSchema } from "effect/http-api"
+import { HttpApiMiddleware, HttpApiSchema } from "effect/http-api"
 
 export const Detail = Schema.Struct({
   path: Schema.String.annotate({
@@ -148,3 +148,8 @@ export const ServiceUnavailableWire = plain(ServiceUnavailable, {
   description: "The process is draining on shutdown; retry on another instance",
   example: "The server is shutting down; retry shortly"
 })
+
+/** For an endpoint whose payload can hold a value present but not allowed: its schema's issue is then the 422. */
+export class ValueErrors extends HttpApiMiddleware.Service<ValueErrors>()("app/ValueErrors", {
+  error: [InvalidRequestWire, InvalidValueWire]
+}) {}

@@ -27,40 +27,53 @@ export const depthOf = (text: string): number => {
 
 /** `JSON.parse`'s reviver, with the source text of each number and string (ES2025, as Bun has it). */
 export type Reviver = (this: unknown, key: string, value: unknown, context?: { readonly source?: string }) => unknown
-/** `JSON.stringify`'s replacer, for a client that encodes what the reviver decoded. */
-export type Replacer = (this: unknown, key: string, value: unknown) => unknown
+/** `JSON.stringify`'s replacer, for a client that encodes what the reviver decoded; `this` holds the value as it was. */
+export type Replacer = (this: Readonly<Record<string, unknown>>, key: string, value: unknown) => unknown
 
 const refuse = (message: string, input: string) => Effect.fail(new SchemaIssue.InvalidValue({ message }, input))
 
 const parse =
   (reviver: Reviver | undefined) =>
   (text: string): Effect.Effect<unknown, SchemaIssue.Issue> => {
-  let json: unknown
-  try {
-    json = JSON.parse(text, reviver)
-  } catch {
-    return refuse("The request body is not valid JSON", text)
+    let json: unknown
+    try {
+      json = JSON.parse(text, reviver)
+    } catch {
+      return refuse("The request body is not valid JSON", text)
+    }
+    if (typeof json !== "object" || json === null || Array.isArray(json)) {
+      return refuse("The request body must be a JSON object", text)
+    }
+    if (depthOf(text) > MAX_JSON_DEPTH) {
+      return refuse(`The request body nests more than ${MAX_JSON_DEPTH} levels deep`, text)
+    }
+    return Effect.succeed(json)
   }
-  if (typeof json !== "object" || json === null || Array.isArray(json)) {
-    return refuse("The request body must be a JSON object", text)
-  }
-  if (depthOf(text) > MAX_JSON_DEPTH) {
-    return refuse(`The request body nests more than ${MAX_JSON_DEPTH} levels deep`, text)
-  }
-  return Effect.succeed(json)
-}
 
 /**
  * `schema` read from an `application/json` body's text: one parse (with `reviver`, if given) and one decode, which
  * refuses fields the schema does not name when the API's parse options say so.
  */
-export const jsonBody = <S extends Schema.Top>(schema: S, options?: { reviver?: Reviver; replacer?: Replacer }) =>
-  Schema.String.pipe(
+export const jsonBody = <S extends Schema.Top>(
+  schema: S,
+  options: { readonly examples: ReadonlyArray<S["Encoded"]>; readonly reviver?: Reviver; readonly replacer?: Replacer }
+) =>
+  Schema.String.check(
+    // documented as the object the text holds, not as a string
+    Schema.makeFilter(() => true, {
+      representation: {
+        id: "tools-api/jsonBody",
+        payload: null,
+        schemas: [Schema.toEncoded(schema).annotate({ examples: options.examples }).ast]
+      },
+      toJsonSchema: ({ schemas }) => schemas[0] ?? {}
+    })
+  ).pipe(
     Schema.decodeTo(
       schema,
       SchemaTransformation.transformEffect<unknown, string>({
-        decode: parse(options?.reviver),
-        encode: (value) => Effect.succeed(JSON.stringify(value, options?.replacer))
+        decode: parse(options.reviver),
+        encode: (value) => Effect.succeed(JSON.stringify(value, options.replacer))
       })
     ),
     HttpApiSchema.asText({ contentType: "application/json" })

@@ -27,7 +27,9 @@ const run = Effect.fn("Cli.wage")(
   function* (options: Command.Command.Config.Infer<typeof flags>) {
     const texts = Record.map(Record.getSomes({ hourlyWage: options.hourly, annualSalary: options.annual }), written)
     // the body the API would be sent: a JSON number where one is written, else a string it refuses
-    const fields = Object.entries(texts).map(([field, text]) => `"${field}":${JSON_NUMBER.test(text) ? text : JSON.stringify(text)}`)
+    const fields = Object.entries(texts).map(
+      ([field, text]) => `"${field}":${JSON_NUMBER.test(text) ? text : JSON.stringify(text)}`
+    )
     const request = decode(`{${fields.join(",")}}`)
     if (Result.isFailure(request)) return yield* fromPayloadIssue(request.failure.issue)
     const estimates = yield* (yield* Estimator).estimate(request.success)

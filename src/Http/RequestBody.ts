@@ -43,7 +43,9 @@ export const RequestBodyLive = Layer.effect(
         return Effect.matchEffect(text, {
           onFailure: (error) =>
             Effect.fail(
-              error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge" ? tooLarge : unreadable
+              error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge"
+                ? tooLarge
+                : unreadable
             ),
           onSuccess: () => httpEffect
         })

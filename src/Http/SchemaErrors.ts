@@ -1,8 +1,8 @@
 // A payload its schema refuses as the contract's 400; a response its schema refuses is a bug: a defect, a 500.
 import { Effect, SchemaAST, type SchemaIssue } from "effect"
-import { HttpApiMiddleware } from "effect/http-api"
+import { type HttpApiError, HttpApiMiddleware } from "effect/http-api"
 import { RequestErrors } from "../Api.ts"
-import { INVALID_VALUE, InvalidRequest, InvalidValue, list } from "../Errors.ts"
+import { INVALID_VALUE, InvalidRequest, InvalidValue, list, ValueErrors } from "../Errors.ts"
 import { clip } from "./Clip.ts"
 
 const show = (value: unknown): string => {
@@ -190,8 +190,14 @@ export const fromPayloadIssue = (issue: SchemaIssue.Issue): InvalidRequest | Inv
   return invalidValue ? new InvalidValue(fields) : new InvalidRequest(fields)
 }
 
-export const RequestErrorsLive = HttpApiMiddleware.layerSchemaErrorTransform(RequestErrors, (error) =>
-  error.kind === "Body" || error.kind === "ResponseHeaders"
-    ? Effect.die(error)
-    : Effect.fail(fromPayloadIssue(error.cause.issue))
-)
+// The body's own bytes are the client's; a response its schema refuses is a bug: a defect, a 500.
+const toError =
+  <E>(fromIssue: (issue: SchemaIssue.Issue) => E) =>
+  (error: HttpApiError.HttpApiSchemaError) =>
+    error.kind === "Body" || error.kind === "ResponseHeaders"
+      ? Effect.die(error)
+      : Effect.fail(fromIssue(error.cause.issue))
+
+export const RequestErrorsLive = HttpApiMiddleware.layerSchemaErrorTransform(RequestErrors, toError(fromSchemaIssue))
+
+export const ValueErrorsLive = HttpApiMiddleware.layerSchemaErrorTransform(ValueErrors, toError(fromPayloadIssue))

@@ -108,7 +108,12 @@ export const UserAgentRequest = Schema.Union([ParseRequest, ParseBatchRequest, G
   identifier: "UserAgentRequest",
   description:
     '`operation` "parse" with a `userAgent`, or with `userAgents` (up to 100, `data` then an array in the same ' +
-    'order); or "generate" (which ignores `userAgent`), one or `count` of them',
+    'order); or "generate" (which ignores `userAgent`), one or `count` of them'
+})
+export type UserAgentRequest = typeof UserAgentRequest.Type
+
+/** The body: its JSON text parsed once. */
+export const UserAgentBody = jsonBody(UserAgentRequest, {
   examples: [
     { operation: "parse", userAgent: WINDOWS_CHROME },
     { operation: "generate", browser: "Firefox", os: "Linux" },
@@ -116,10 +121,6 @@ export const UserAgentRequest = Schema.Union([ParseRequest, ParseBatchRequest, G
     { operation: "generate", count: 3, deviceType: "Mobile", seed: 7 }
   ]
 })
-export type UserAgentRequest = typeof UserAgentRequest.Type
-
-/** The body: its JSON text parsed once. */
-export const UserAgentBody = jsonBody(UserAgentRequest)
 
 const known = (description: string) =>
   Schema.String.annotate({ description: `${description}; "Unknown" when it cannot be determined` })

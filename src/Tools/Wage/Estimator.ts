@@ -25,9 +25,7 @@ const times = ({ d, n }: Ratio, numerator: number, denominator = 1): Ratio => ({
 const roundToCents = ({ d, n }: Ratio): number => Number((200n * n + d) / (2n * d)) / 100
 
 const hourlyRate = (request: WageRequest): Ratio =>
-  request.hourlyWage !== undefined
-    ? ratioOf(request.hourlyWage)
-    : times(ratioOf(request.annualSalary), 1, hoursPerYear)
+  request.hourlyWage !== undefined ? ratioOf(request.hourlyWage) : times(ratioOf(request.annualSalary), 1, hoursPerYear)
 
 /** All six estimates of a decoded request, whose amount its schema has already judged. */
 export const estimate = (request: WageRequest): Estimates => {

@@ -12,14 +12,13 @@ const amount = (field: Field) => {
   const documented = Schema.makeFilter(() => true, {
     toJsonSchema: () => ({ type: "number", exclusiveMinimum: 0, maximum: max })
   })
-  const judged = SchemaTransformation.transformEffect<BigDecimal.BigDecimal, unknown>({
-    decode: (value) =>
-      Result.match(amountOf(value, max), {
-        onFailure: (message) => Effect.fail(new SchemaIssue.InvalidValue({ message, [INVALID_VALUE]: true }, value)),
-        onSuccess: Effect.succeed
-      }),
-    encode: Effect.succeed
-  })
+  // judged both ways: a typed client refuses an amount before sending it, as the server would
+  const judge = (value: unknown) =>
+    Result.match(amountOf(value, max), {
+      onFailure: (message) => Effect.fail(new SchemaIssue.InvalidValue({ message, [INVALID_VALUE]: true }, value)),
+      onSuccess: Effect.succeed
+    })
+  const judged = SchemaTransformation.transformEffect<BigDecimal.BigDecimal, unknown>({ decode: judge, encode: judge })
   return Schema.Unknown.annotate({ description, examples: [example] })
     .check(documented)
     .pipe(Schema.decodeTo(Schema.BigDecimal, judged))
@@ -41,8 +40,7 @@ export const WageRequest = Schema.Union(
 ).annotate({
   identifier: "WageRequest",
   title: "Wage estimate request",
-  description: "Exactly one of hourlyWage and annualSalary, a positive JSON number",
-  examples: [{ annualSalary: BigDecimal.fromBigInt(50000n) }, { hourlyWage: BigDecimal.fromBigInt(25n) }]
+  description: "Exactly one of hourlyWage and annualSalary, a positive JSON number"
 })
 export type WageRequest = typeof WageRequest.Type
 
@@ -54,15 +52,23 @@ declare global {
 }
 
 // Every number of a wage body is read as the decimal written (`1.005` exactly), and a typed client writes it so.
-const exactNumbers: Reviver = (_key, value, context) =>
-  typeof value === "number" && context?.source !== undefined
+// (Not the body itself, key "": a body that is a number is refused as not an object.)
+const exactNumbers: Reviver = (key, value, context) =>
+  key !== "" && typeof value === "number" && context?.source !== undefined
     ? Option.getOrElse(decimalOf(context.source), () => value)
     : value
-const writtenNumbers: Replacer = (_key, value) =>
-  BigDecimal.isBigDecimal(value) ? JSON.rawJSON(BigDecimal.format(value)) : value
+// (The value as it was, before its toJSON: a BigDecimal's is an object.)
+const writtenNumbers: Replacer = function (key, value) {
+  const original = this[key]
+  return BigDecimal.isBigDecimal(original) ? JSON.rawJSON(BigDecimal.format(original)) : value
+}
 
 /** The body: its JSON text parsed once, amounts exact. */
-export const WageBody = jsonBody(WageRequest, { reviver: exactNumbers, replacer: writtenNumbers })
+export const WageBody = jsonBody(WageRequest, {
+  examples: [{ annualSalary: 50000 }, { hourlyWage: 25 }],
+  reviver: exactNumbers,
+  replacer: writtenNumbers
+})
 
 const cents = Schema.Finite.annotate({ description: "Rounded to cents, half away from zero" })
 

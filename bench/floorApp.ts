@@ -9,7 +9,7 @@
 import { Effect, Layer, Schema } from "effect"
 import { HttpServer } from "effect/http"
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { AppConfig } from "../src/Config.ts"
+import { Metrics } from "../src/Observability/Metrics.ts"
 import { UserAgentRequest, UserAgentResponse } from "../src/Tools/UserAgent/Schemas.ts"
 import { assumptions, WageRequest, WageResponse } from "../src/Tools/Wage/Schemas.ts"
 import { UserAgents } from "../src/Tools/UserAgent/Service.ts"
@@ -60,7 +60,7 @@ const System = HttpApiBuilder.group(Api, "system", (handlers) =>
 export const FloorApp = HttpApiBuilder.layer(Api).pipe(
   Layer.provide([Tools, System]),
   Layer.provide([UserAgents.layer, Estimator.layer]),
-  // the defaults (a blank value is one), but for the parse cache's size
-  Layer.provide(AppConfig.fromEnv({ UA_CACHE_SIZE: process.env.UA_CACHE_SIZE ?? "" })),
+  // the parse cache's size from UA_CACHE_SIZE, as the service reads it
+  Layer.provide(Metrics.layer),
   Layer.provide(HttpServer.layerServices)
 )

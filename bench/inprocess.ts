@@ -6,7 +6,7 @@
  */
 import { existsSync } from "node:fs"
 import { join } from "node:path"
-import { Layer } from "effect"
+import { ConfigProvider, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { ToolsApi } from "../src/Api.ts"
 import { ApiRoutes } from "../src/Http/Routes.ts"
@@ -62,7 +62,9 @@ export const application = async (src: string, extraEnv: Record<string, string> 
   const layer = HttpLive.pipe(
     Layer.provide(HttpServer.layerServices),
     Layer.provideMerge(Layer.mergeAll(ServicesLive, await observability(src))),
-    Layer.provideMerge(AppConfig.fromEnv({ ...env, ...extraEnv }))
+    Layer.provideMerge(AppConfig.fromEnv({ ...env, ...extraEnv })),
+    // what a layer reads through `Config` itself (this tree's parse cache), from the same variables
+    Layer.provideMerge(ConfigProvider.layer(ConfigProvider.fromEnvRecord({ ...env, ...extraEnv })))
   )
   const { handler } = HttpRouter.toWebHandler(layer, { disableLogger: true })
   return (request) => handler(request)

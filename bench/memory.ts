@@ -10,7 +10,7 @@
  */
 import { heapStats } from "bun:jsc"
 import { Effect, Layer } from "effect"
-import { AppConfig } from "../src/Config.ts"
+import { Metrics } from "../src/Observability/Metrics.ts"
 import { UserAgents } from "../src/Tools/UserAgent/Service.ts"
 
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1).padStart(6)
@@ -42,4 +42,4 @@ const program = Effect.gen(function* () {
   stage("generate data set loaded (pools kept)")
 })
 
-await Effect.runPromise(program.pipe(Effect.provide(UserAgents.layer.pipe(Layer.provide(AppConfig.fromEnv({}))))))
+await Effect.runPromise(program.pipe(Effect.provide(UserAgents.layer.pipe(Layer.provide(Metrics.layer)))))

@@ -15,14 +15,12 @@ import {
   ServiceUnavailableWire,
   UnauthorizedWire
 } from "./Errors.ts"
+import type { Caller } from "./Services/Caller.ts"
 import { UserAgentGroup } from "./Tools/UserAgent/Contract.ts"
 import { WageGroup } from "./Tools/Wage/Contract.ts"
 
-/** A known key, never its text: `id` its name or `key_<8 hex>` of its digest, `bucket` 128 bits of it, its `limit`. */
-export class CurrentCaller extends Context.Service<
-  CurrentCaller,
-  { readonly id: string; readonly bucket: string; readonly limit?: number | undefined }
->()("app/CurrentCaller") {}
+/** The caller the Authentication middleware found, for the steps after it. */
+export class CurrentCaller extends Context.Service<CurrentCaller, Caller>()("app/CurrentCaller") {}
 
 /** The caller's further tokens, for a batch that takes one a string: its handler takes them once it is decoded. */
 export class BatchTokens extends Context.Service<

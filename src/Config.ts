@@ -1,4 +1,4 @@
-/** Every environment variable, read once through Effect's `Config` by the rules of EnvVar.ts. */
+/** Every environment variable, read through Effect's `Config` (EnvVar.ts's rules), from the provider in context. */
 import { ConfigProvider, Context, Effect, Layer, Schema } from "effect"
 import { OTEL_NAMES, otlpSettings } from "./Observability/OtlpConfig.ts"
 import * as EnvVar from "./EnvVar.ts"
@@ -68,6 +68,11 @@ const corsOrigins: Effect.Effect<CorsOrigins, InvalidConfig> = Effect.gen(functi
   return origins.size === 0 ? undefined : origins
 })
 
+const cacheSize = EnvVar.integer("UA_CACHE_SIZE", 10_000, 0, 10_000_000)
+
+/** UA_CACHE_SIZE alone, for the parse cache: the command line reads it and no server setting. */
+export const uaCacheSize: Effect.Effect<number, InvalidConfig> = EnvVar.trimmedValues(cacheSize)
+
 /** Read in this order, the first bad one reported. */
 const rest = Effect.all({
   port: EnvVar.integer("PORT", 3000, 0, 65_535),
@@ -84,7 +89,8 @@ const rest = Effect.all({
   metricsPort: EnvVar.integer("METRICS_PORT", undefined, 0, 65_535),
   metricsHost: EnvVar.text("METRICS_HOST"),
   trustProxy: EnvVar.flag("TRUST_PROXY", false),
-  uaCacheSize: EnvVar.integer("UA_CACHE_SIZE", 10_000, 0, 10_000_000),
+  // checked at start with the rest; the parse cache reads it itself (`uaCacheSize`)
+  uaCacheSize: cacheSize,
   // Bun allows 1 to 255
   idleTimeoutSeconds: EnvVar.integer("IDLE_TIMEOUT_SECONDS", 30, 1, 255),
   corsOrigins,
@@ -121,16 +127,13 @@ const settings = Effect.gen(function* () {
     return yield* invalid("METRICS_HOST is the address of METRICS_PORT's listener: set both")
   }
   return { ...read, redisUrl: redis, workers: count }
-}).pipe(
-  Effect.provideServiceEffect(ConfigProvider.ConfigProvider, Effect.map(ConfigProvider.ConfigProvider, EnvVar.trimmed))
-)
-
-/** The settings from these variables; throws InvalidConfig for the first bad one. */
-export const parse = (env: Env): AppConfig["Service"] =>
-  Effect.runSync(Effect.provideService(settings, ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(env)))
+}).pipe(EnvVar.trimmedValues)
 
 export class AppConfig extends Context.Service<AppConfig>()("app/AppConfig", { make: settings }) {
+  /** From the `ConfigProvider` in context: the environment unless a test gives another. */
   static readonly layer: Layer.Layer<AppConfig, InvalidConfig> = Layer.effect(AppConfig, AppConfig.make)
 
-  static readonly fromEnv = (env: Env): Layer.Layer<AppConfig> => Layer.sync(AppConfig, () => parse(env))
+  /** From these variables instead of the environment. */
+  static readonly fromEnv = (env: Env): Layer.Layer<AppConfig, InvalidConfig> =>
+    AppConfig.layer.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env))))
 }

@@ -43,6 +43,10 @@ export const trimmed = (provider: ConfigProvider.ConfigProvider): ConfigProvider
     })
   )
 
+/** `effect` reading every variable trimmed, a blank one as unset, from the provider in context. */
+export const trimmedValues = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.provideServiceEffect(effect, ConfigProvider.ConfigProvider, Effect.map(ConfigProvider.ConfigProvider, trimmed))
+
 /** `config` given the value lower-cased: `LOG_LEVEL=Debug` is `debug`. */
 export const caseless = <A>(name: string, config: Config.Config<A>): Config.Config<A> =>
   Config.String(name).pipe(

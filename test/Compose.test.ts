@@ -1,9 +1,11 @@
 /**
  * `compose.yaml` and the image's health check, read as Docker would read them (no Docker engine runs where the tests
  * do): two instances of the image behind one published port, one Redis shared by both, the health check the binary's
- * own command.
+ * own command. Written for the Compose and nginx a distribution ships (Debian 12: docker-compose 1.29, nginx 1.22);
+ * .ci/compose has both read it, and runs the proxy's config in front of two instances (test/compose/proxy.ts).
  */
 import { describe, expect, test } from "bun:test"
+import { dirname } from "node:path"
 
 interface Service {
   readonly build?: string
@@ -11,22 +13,28 @@ interface Service {
   readonly deploy?: { readonly replicas?: number }
   readonly environment?: Record<string, string>
   readonly ports?: ReadonlyArray<string>
+  readonly volumes?: ReadonlyArray<string>
   readonly depends_on?: Record<string, { readonly condition: string }>
-  readonly configs?: ReadonlyArray<{ readonly source: string; readonly target: string }>
   readonly command?: ReadonlyArray<string>
   readonly healthcheck?: { readonly test: ReadonlyArray<string> }
   readonly stop_grace_period?: string
 }
 interface Compose {
   readonly services: Record<string, Service>
-  readonly configs: Record<string, { readonly content: string }>
 }
 
 const compose = Bun.YAML.parse(await Bun.file("compose.yaml").text()) as Compose
 const dockerfile = await Bun.file("Dockerfile").text()
 const { api, proxy, redis } = compose.services
-/** Compose's `$$` is a literal `$` once interpolated. */
-const proxyConfig = compose.configs[proxy?.configs?.[0]?.source ?? ""]?.content.replaceAll("$$", "$") ?? ""
+/** A volume's host path, container path and options. */
+const mounts = (service?: Service) =>
+  (service?.volumes ?? []).map((volume) => {
+    const [source, target, options] = volume.split(":")
+    return { source, target, options }
+  })
+const proxyMount = mounts(proxy).find(({ target }) => target === "/etc/nginx/conf.d/default.conf")
+/** The proxy's config as mounted (none: empty, and the tests that read it fail). */
+const proxyConfig = proxyMount?.source === undefined ? "" : await Bun.file(proxyMount.source).text()
 
 describe("compose.yaml", () => {
   test("two instances of the image this repository builds, neither published on its own", () => {
@@ -41,10 +49,14 @@ describe("compose.yaml", () => {
   test("one published port, whose proxy sends every path to the instances' port, with the client's address", () => {
     expect(proxy?.ports).toHaveLength(1)
     expect(proxy?.ports?.[0]).toMatch(/:8080$/)
-    expect(proxy?.configs?.[0]?.target).toBe("/etc/nginx/conf.d/default.conf")
+    expect(proxyMount).toEqual({
+      source: "./deploy/nginx.conf",
+      target: "/etc/nginx/conf.d/default.conf",
+      options: "ro"
+    })
     const port = /^ENV PORT=(\d+)/m.exec(dockerfile)?.[1]
-    expect(proxyConfig).toContain(`server api:${port} resolve;`)
-    expect(proxyConfig).toMatch(/listen 8080;[\s\S]*location \/ \{[\s\S]*proxy_pass http:\/\/api;/)
+    expect(proxyConfig).toContain(`set $api http://api:${port};`)
+    expect(proxyConfig).toMatch(/listen 8080;[\s\S]*location \/ \{[\s\S]*proxy_pass \$api;/)
     expect(proxyConfig).toContain("proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;")
     expect(api?.environment?.TRUST_PROXY).toBe("true")
   })
@@ -56,13 +68,27 @@ describe("compose.yaml", () => {
     expect(redis?.healthcheck?.test).toEqual(["CMD", "redis-cli", "ping"])
   })
 
-  test("the keys are the operator's, the same for both (generated ones would differ per instance)", () => {
-    expect(api?.environment?.API_KEYS).toMatch(/^\$\{API_KEYS:\?.+\}$/)
+  test("the keys are the operator's file, the same for both, its folder mounted so a file moved over it is seen", () => {
+    const file = api?.environment?.API_KEYS_FILE ?? ""
+    expect(mounts(api)).toContainEqual({ source: "./keys", target: dirname(file), options: "ro" })
+    expect(mounts(api).filter(({ target }) => target === file)).toEqual([])
+    expect(api?.environment?.API_KEYS).toBeUndefined()
   })
 
   test("a drain is never cut short, and the proxy sends traffic only once an instance is healthy", () => {
     expect(api?.stop_grace_period).toBe("15s")
     expect(proxy?.depends_on?.api?.condition).toBe("service_healthy")
+  })
+})
+
+describe("compose.yaml on the Compose and nginx of Debian 12 (docker-compose 1.29, nginx 1.22)", () => {
+  test("only keys Compose 1.29 reads: no top-level name, no config written inline (Compose 2.23 on)", () => {
+    expect(Object.keys(compose)).toEqual(["services"])
+  })
+
+  test("the proxy asks Docker's DNS at run time without `resolve` on an upstream server (nginx 1.27.3 on)", () => {
+    expect(proxyConfig).not.toMatch(/^\s*server\s[^;{\n]*\bresolve\b/m)
+    expect(proxyConfig).toContain("resolver 127.0.0.11 valid=10s ipv6=off;")
   })
 })
 

@@ -9,6 +9,7 @@ import { join } from "node:path"
 import { MAX_KEYS_FILE_BYTES } from "../src/Services/FinishedFile.ts"
 import { binary } from "./support/Binary.ts"
 import { runOnce } from "./support/Process.ts"
+import { spawn } from "./support/Started.ts"
 
 // Each test starts real processes: more than bun test's 5 s on a loaded machine.
 setDefaultTimeout(30_000)
@@ -149,7 +150,7 @@ describe("from source, the same", () => {
 
 describe("empty means the default", () => {
   test("HOST= and IDLE_TIMEOUT_SECONDS= start like unset ones", async () => {
-    const proc = Bun.spawn([process.execPath, "src/main.ts"], {
+    const proc = spawn([process.execPath, "src/main.ts"], {
       env: { PATH: process.env.PATH ?? "", API_KEYS: KEY, PORT: "0", HOST: "", IDLE_TIMEOUT_SECONDS: "" },
       stdout: "pipe",
       stderr: "pipe"

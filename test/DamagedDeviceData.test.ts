@@ -9,6 +9,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, wr
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { outputOf } from "./support/Process.ts"
+import { spawn } from "./support/Started.ts"
 
 setDefaultTimeout(60_000)
 
@@ -40,7 +41,7 @@ const damagedCopy = (damage: (whole: Buffer) => Uint8Array): string => {
 
 /** Runs `bun src/main.ts args` in `dir` to its end, or for 20 s at most (a server that started anyway is stopped). */
 const run = async (dir: string, args: ReadonlyArray<string>, stdin?: string) => {
-  const proc = Bun.spawn([process.execPath, "src/main.ts", ...args], {
+  const proc = spawn([process.execPath, "src/main.ts", ...args], {
     cwd: dir,
     env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0", API_KEYS: "damaged-device-data-key-1" },
     stdin: stdin === undefined ? "ignore" : new Blob([stdin]),

@@ -1,15 +1,16 @@
 /**
- * The rules every variable is read by (EnvVar.ts, on Effect's `Config`), through `parse` as the service applies
+ * The rules every variable is read by (EnvVar.ts, on Effect's `Config`), through `AppConfig.fromEnv` as the service applies
  * them: Effect's refusals become our one line (never its own message), values are trimmed, words are read in any
  * case, a blank value means the default, and keys are held redacted.
  */
 import { describe, expect, test } from "bun:test"
-import { Redacted } from "effect"
-import { type Env, InvalidConfig, parse } from "../src/Config.ts"
+import { Cause, Effect, Exit, Redacted } from "effect"
+import { AppConfig, type Env, InvalidConfig } from "../src/Config.ts"
+import { settingsOf } from "./support/Settings.ts"
 
 const failure = (env: Env): string => {
   try {
-    parse(env)
+    settingsOf(env)
   } catch (error) {
     expect(error).toBeInstanceOf(InvalidConfig)
     return (error as InvalidConfig).message
@@ -48,7 +49,13 @@ describe("a refused value is one line naming the variable, whichever rule refuse
 
 describe("how values are read", () => {
   test("trimmed, words in any case; a blank value means the default", () => {
-    const settings = parse({ PORT: " 8080 ", METRICS: " OFF ", TRUST_PROXY: "Yes", LOG_LEVEL: "DEBUG", HOST: "   " })
+    const settings = settingsOf({
+      PORT: " 8080 ",
+      METRICS: " OFF ",
+      TRUST_PROXY: "Yes",
+      LOG_LEVEL: "DEBUG",
+      HOST: "   "
+    })
     expect(settings.port).toBe(8080)
     expect(settings.metrics).toBe(false)
     expect(settings.trustProxy).toBe(true)
@@ -58,11 +65,20 @@ describe("how values are read", () => {
 
   test("keys are held redacted: the settings print none of them, Redacted.value gives them back", () => {
     const key = "tk_live_0123456789abcdef"
-    const settings = parse({ API_KEYS: key, TOOLS_API_GENERATED_KEY: `${key}-generated` })
+    const settings = settingsOf({ API_KEYS: key, TOOLS_API_GENERATED_KEY: `${key}-generated` })
     for (const shown of [String(settings.apiKeys), JSON.stringify(settings), Bun.inspect(settings)]) {
       expect(shown).not.toContain(key)
     }
     expect(settings.apiKeys && Redacted.value(settings.apiKeys)).toBe(key)
     expect(settings.generatedKey && Redacted.value(settings.generatedKey)).toBe(`${key}-generated`)
   })
+})
+
+test("a refused value fails the settings' layer with InvalidConfig: a typed failure, never a defect", () => {
+  const exit = Effect.runSyncExit(Effect.provide(Effect.service(AppConfig), AppConfig.fromEnv({ PORT: "abc" })))
+  if (Exit.isSuccess(exit)) throw new Error("expected a failure")
+  expect(Cause.hasDies(exit.cause)).toBe(false)
+  expect(Cause.squash(exit.cause)).toEqual(
+    new InvalidConfig({ message: 'PORT must be an integer from 0 to 65535, got "abc"' })
+  )
 })

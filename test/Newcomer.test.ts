@@ -1,12 +1,14 @@
 /**
  * What a newcomer meets before the code: the README's links lead to files of this repository, the Node version it
  * names is the one `engines` declares and every installed package accepts, npm runs exactly one install script
- * (Bun's), and a test that needs redis-server says how to get it when it is missing.
+ * (Bun's), a test that needs redis-server says how to get it when it is missing, `npm start` stops the service when
+ * it is stopped, and the README stays one page.
  */
 import { describe, expect, test } from "bun:test"
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { until } from "./support/Poll.ts"
 
 const ROOT = resolve(import.meta.dir, "..")
 const readme = readFileSync(join(ROOT, "README.md"), "utf8")
@@ -62,6 +64,10 @@ describe("the README", () => {
     expect(JSON.parse(refused.stderr.toString()).error.message).toBe("Give --hourly or --annual")
   }, 60_000)
 
+  test("is a newcomer's page of at most 200 lines (operators' detail is in docs/)", () => {
+    expect(readme.split("\n").length - (readme.endsWith("\n") ? 1 : 0)).toBeLessThanOrEqual(200)
+  })
+
   test("its quick start says npm test needs redis-server, and how to get it", () => {
     const quickStart = readme.slice(readme.indexOf("## Quick start"), readme.indexOf("## Using it"))
     expect(quickStart).toContain("redis-server")
@@ -91,7 +97,7 @@ describe("Node and npm", () => {
 
   test("`npm install --omit=dev && npm start` serves: start's program and every package src/ imports are dependencies", () => {
     const dependencies = Object.keys(manifest.dependencies ?? {})
-    const [program] = (manifest.scripts.start as string).split(" ")
+    const [program] = (manifest.scripts.start as string).replace(/^exec /, "").split(" ")
     expect(dependencies).toContain(program!)
     const transpiler = new Bun.Transpiler({ loader: "ts" })
     const packages = new Set<string>()
@@ -149,3 +155,59 @@ test("without redis-server, `bun test` says how to install it first and once, an
     rmSync(bin, { recursive: true, force: true })
   }
 }, 30_000)
+
+/** Whether any process of group `group` is left (signal 0 checks without signalling). */
+const groupAlive = (group: number) => {
+  try {
+    process.kill(-group, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+test("`npm start`, the README's start command, stops the service when it is stopped: SIGTERM leaves nothing serving", async () => {
+  const quickStart = readme.slice(readme.indexOf("## Quick start"), readme.indexOf("## Using it"))
+  expect(quickStart).toMatch(/^npm start +#/m)
+  // Its own process group, so whatever it starts can be found, and killed if the test fails.
+  const npm = Bun.spawn(["npm", "start"], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      API_KEYS: "newcomer-start-key-0123"
+    },
+    stdout: "pipe",
+    stderr: "ignore",
+    detached: true
+  })
+  try {
+    const output: Array<string> = []
+    void (async () => {
+      const decoder = new TextDecoder()
+      for await (const chunk of npm.stdout) output.push(decoder.decode(chunk, { stream: true }))
+    })()
+    const address = () => /Listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output.join(""))?.[1]
+    await until(() => address() !== undefined, 20_000)
+    const health = () =>
+      fetch(`${address()}/health`, { keepalive: false }).then(
+        (response) => response.status,
+        () => 0
+      )
+    await until(async () => (await health()) === 200)
+
+    process.kill(npm.pid, "SIGTERM")
+    const code = await npm.exited
+    // npm waits for what it started before it exits; a process of its group left behind is still serving
+    await until(() => !groupAlive(npm.pid), 2_000).catch(() => undefined)
+    expect({ code, processesLeft: groupAlive(npm.pid), health: await health() }).toEqual({
+      code: 0,
+      processesLeft: false,
+      health: 0
+    })
+  } finally {
+    if (groupAlive(npm.pid)) process.kill(-npm.pid, "SIGKILL")
+  }
+}, 60_000)

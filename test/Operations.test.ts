@@ -3,6 +3,7 @@ import { expect, test } from "bun:test"
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { spawn } from "./support/Started.ts"
 
 const ROOT = resolve(import.meta.dir, "..")
 const operations = readFileSync(join(ROOT, "docs/OPERATIONS.md"), "utf8")
@@ -16,7 +17,7 @@ test("every file `bun run build` writes into dist/ is described, with what it is
     const outfile = args.indexOf("--outfile") + 1
     expect(args[outfile]).toBe("dist/tools-api")
     args[outfile] = join(dir, "tools-api")
-    const build = Bun.spawn([process.execPath, ...args], { cwd: ROOT, stdout: "ignore", stderr: "pipe" })
+    const build = spawn([process.execPath, ...args], { cwd: ROOT, stdout: "ignore", stderr: "pipe" })
     expect(await build.exited).toBe(0)
     const written = readdirSync(dir).sort()
     expect(written).toContain("tools-api")

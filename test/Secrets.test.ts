@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { expectWithinContract } from "./support/Contract.ts"
+import { until } from "./support/Poll.ts"
 import { runOnce, start } from "./support/Process.ts"
 import { UA_PATH, WAGE_PATH } from "./support/TestApp.ts"
 
@@ -126,7 +127,7 @@ describe("a generated key", () => {
   test("with no key configured, the generated key is printed exactly once, on stderr, and nowhere else", async () => {
     const server = await start({ LOG_LEVEL: "debug" })
     const announced = /generated for this run only: (\S+)\n/
-    for (let waited = 0; !announced.test(server.stderr()) && waited < 5_000; waited += 20) await Bun.sleep(20)
+    await until(() => announced.test(server.stderr()))
     const key = announced.exec(server.stderr())?.[1]
     expect(key).toMatch(/^tk_[A-Za-z0-9_-]{43}$/)
     expect(server.stderr()).toContain("API_KEYS")

@@ -1,5 +1,6 @@
 /** Against a real listening server started from source: what only a real socket and process show. */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test"
+import { until } from "./support/Poll.ts"
 import { runOnce, type Running, start } from "./support/Process.ts"
 import { httpRequest, open } from "./support/Socket.ts"
 
@@ -58,8 +59,11 @@ describe("a real server", () => {
   })
 
   test("logs one JSON line per request with the key's id, never the key", async () => {
+    const logged = () => server.stdout().split('"message":"request"').length - 1
+    const before = logged()
     await post("/v1/tools/wage-estimator", '{"hourlyWage":3}', KEY)
-    await Bun.sleep(50)
+    // its line is written once it is answered, and read from the pipe after that
+    await until(() => logged() > before && server.stdout().endsWith("\n"))
     const lines = server
       .stdout()
       .trim()

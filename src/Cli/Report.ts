@@ -1,19 +1,13 @@
 // What the offline commands share: the server's services, writing, and failing (exit status 1, stdout answers only):
 // a refusal as the API's error body on stderr, a bad setting as the server's start failure, anything else one line.
-import { Cause, Config, Data, Effect, Layer, Option, PlatformError, Predicate, Schema, Stdio, Stream } from "effect"
-import { AppConfig, type InvalidConfig, parse } from "../Config.ts"
+import { Cause, Data, Effect, Layer, PlatformError, Predicate, Schema, Stdio, Stream } from "effect"
 import { InvalidRequest, InvalidRequestWire, InvalidValue, InvalidValueWire } from "../Errors.ts"
+import { Metrics } from "../Observability/Metrics.ts"
 import { exitOnInterrupt, reportStartFailure } from "../Platform/Runtime.ts"
 import { UserAgents } from "../Tools/UserAgent/Service.ts"
 
-/** With UA_CACHE_SIZE, the one setting that matters offline: a PORT or a key file has no say in a parse. */
-const offlineConfig = Effect.flatMap(Effect.orDie(Config.option(Config.String("UA_CACHE_SIZE"))), (size) =>
-  Effect.try({
-    try: () => parse(Option.isSome(size) ? { UA_CACHE_SIZE: size.value } : {}),
-    catch: (error) => error as InvalidConfig
-  })
-)
-export const UserAgentsLive = UserAgents.layer.pipe(Layer.provide(Layer.effect(AppConfig, offlineConfig)))
+/** The parse cache reads UA_CACHE_SIZE itself: a PORT or a key file has no say in a parse. */
+export const UserAgentsLive = UserAgents.layer.pipe(Layer.provide(Metrics.layer))
 
 /** Told on stderr already: exit status 1. */
 export class Refused extends Data.TaggedError("Refused") {}

@@ -4,7 +4,7 @@ import { HttpServerRequest } from "effect/http"
 import { Authentication, CurrentCaller } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
 import { RateLimited, Unauthorized } from "../Errors.ts"
-import { countAuthFailure, countRateLimited } from "../Observability/Metrics.ts"
+import { Metrics } from "../Observability/Metrics.ts"
 import { TracedSteps } from "../Observability/Tracing.ts"
 import * as RateLimitHeaders from "../RateLimit/Headers.ts"
 import { RateLimiter } from "../RateLimit/Limiter.ts"
@@ -22,10 +22,11 @@ export const AuthenticationLive = Layer.effect(
     const limiter = yield* RateLimiter
     const { trustProxy } = yield* AppConfig
     const traced = yield* TracedSteps
+    const metrics = yield* Metrics
 
     const refuse = (keySent: boolean) =>
       Effect.gen(function* () {
-        countAuthFailure()
+        metrics.countAuthFailure()
         const request = yield* HttpServerRequest.HttpServerRequest
         const peer = (yield* PeerAddress)(request)
         const decision = yield* traced.span(
@@ -39,7 +40,7 @@ export const AuthenticationLive = Layer.effect(
             : "Send an API key as Authorization: Bearer <key>"
           return yield* new Unauthorized({ message })
         }
-        countRateLimited("address")
+        metrics.countRateLimited("address")
         yield* respondWith({ [RateLimitHeaders.RETRY_AFTER.toLowerCase()]: String(decision.retryAfterSeconds) })
         return yield* new RateLimited({
           message: `Too many failed authentications from this address; retry in ${seconds(decision.retryAfterSeconds)}`,

@@ -12,7 +12,7 @@ import {
   ServiceUnavailable,
   ServiceUnavailableWire
 } from "../Errors.ts"
-import { observe } from "../Observability/Metrics.ts"
+import { Metrics } from "../Observability/Metrics.ts"
 import { Drain } from "../Services/Drain.ts"
 import { clip } from "./Clip.ts"
 import { corsHeaders, preflight } from "./Cors.ts"
@@ -82,6 +82,7 @@ export const EdgeLive = HttpRouter.middleware(
     const drain = yield* Drain
     const routes = yield* ApiRoutes
     const { corsOrigins } = yield* AppConfig
+    const metrics = yield* Metrics
 
     return (
       httpEffect
@@ -99,7 +100,7 @@ export const EdgeLive = HttpRouter.middleware(
         ) => {
           const durationMs = performance.now() - started
           const path = pathOf(request.url)
-          observe(routes.routeOf(path) ?? "unmatched", response.status, durationMs)
+          metrics.observe(routes.routeOf(path) ?? "unmatched", response.status, durationMs)
           // a response that sets its own cache lifetime keeps it (/docs, /openapi.json); every other one is no-store
           const headers: Record<string, string> = {
             "x-content-type-options": "nosniff",

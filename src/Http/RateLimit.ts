@@ -3,7 +3,7 @@ import { Context, Effect, Layer } from "effect"
 import { HttpEffect, HttpServerResponse } from "effect/http"
 import { BatchTokens, CurrentCaller, RateLimit } from "../Api.ts"
 import { InvalidRequest, RateLimited } from "../Errors.ts"
-import { countKeyRequest, countRateLimited } from "../Observability/Metrics.ts"
+import { Metrics } from "../Observability/Metrics.ts"
 import { TracedSteps } from "../Observability/Tracing.ts"
 import * as RateLimitHeaders from "../RateLimit/Headers.ts"
 import { RateLimiter } from "../RateLimit/Limiter.ts"
@@ -21,15 +21,16 @@ export const RateLimitLive = Layer.effect(
   Effect.gen(function* () {
     const limiter = yield* RateLimiter
     const traced = yield* TracedSteps
+    const metrics = yield* Metrics
 
     // `needs`: what the message adds for a batch's further tokens
     const take = (caller: CurrentCaller["Service"], tokens: number, needs = "") =>
       Effect.flatMap(traced.span("rate-limit", limiter.take(caller.bucket, tokens, caller.limit)), (decision) =>
         Effect.clockWith((clock) => {
-          countKeyRequest(caller.id, decision.allowed)
+          metrics.countKeyRequest(caller.id, decision.allowed)
           const headers = respondWith(RateLimitHeaders.headersOf(decision, clock.currentTimeMillisUnsafe()))
           if (decision.allowed) return headers
-          countRateLimited("key")
+          metrics.countRateLimited("key")
           const message = `Rate limit of ${decision.limit} requests per minute exceeded${needs}; retry in ${seconds(decision.retryAfterSeconds)}`
           return Effect.andThen(headers, new RateLimited({ message, retryAfterSeconds: decision.retryAfterSeconds }))
         })

@@ -43,5 +43,7 @@ export const logRequest = (
   }
   const keyId = facts.caller()
   if (keyId !== undefined) fields.keyId = keyId
-  return Effect.annotateLogs(Effect.logInfo("request"), fields)
+  // a probe every few seconds would drown the requests: a healthy answer to one is at debug, a 503 at info
+  const probe = (request.method === "GET" || request.method === "HEAD") && path === "/health" && status === 200
+  return Effect.annotateLogs(probe ? Effect.logDebug("request") : Effect.logInfo("request"), fields)
 }

@@ -2,11 +2,11 @@
 import { Context, Layer } from "effect"
 import { HttpApi, type HttpApiGroup, HttpApiMiddleware } from "effect/http-api"
 import { AppConfig } from "../Config.ts"
+import { METRICS_PATH } from "../Observability/Metrics.ts"
 
 export const HOME_PATH = "/"
 export const OPENAPI_PATH = "/openapi.json"
 export const DOCS_PATH = "/docs"
-export const METRICS_PATH = "/metrics"
 
 // A path as the router compares it: cut at ";" as at "?", slashes collapsed, a trailing one dropped, decoded, any case.
 const canonical = (path: string): string => {

@@ -64,7 +64,10 @@ export const makeSink = (write: Write, options: SinkOptions = {}) => {
     const head = queue[0]
     if (writing) return
     // callers hear back after the turn's writing (never inside it, where a new line would land in a queued buffer)
-    if (head === undefined) return void idle.splice(0).forEach(queueMicrotask)
+    if (head === undefined) {
+      for (const done of idle.splice(0)) queueMicrotask(done)
+      return
+    }
     writing = true
     write(head, (error, written) => {
       // a full pipe: again later, less often each time; any other error (a closed output) loses the write
@@ -96,7 +99,8 @@ export const makeSink = (write: Write, options: SinkOptions = {}) => {
     pump()
     // what is still queued keeps this buffer (and a burst's grown one is let go): the next turn takes a new one
     if (queue.length > 0 || buffer.length > TURN_BYTES) buffer = Buffer.allocUnsafe(TURN_BYTES)
-    used = cut = 0
+    used = 0
+    cut = 0
   }
 
   const line = (text: string): void => {

@@ -3,7 +3,6 @@ import { Effect, Layer, Option, Tracer } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientError, HttpMiddleware } from "effect/http"
 import { OtlpExporter, OtlpLogger, OtlpMetrics, OtlpSerialization, OtlpTracer } from "effect/observability"
 import { AppConfig } from "../Config.ts"
-import { ApiRoutes, pathOf, type Routes } from "../Http/Routes.ts"
 import { LoggerLive } from "./Logger.ts"
 import type { OtlpSettings } from "./OtlpConfig.ts"
 
@@ -40,7 +39,10 @@ const sampling = (tracer: Tracer.Tracer, { parentBased, ratio }: OtlpSettings["s
         }
       })
 
-const exporters = (settings: OtlpSettings, routes: Routes) => {
+/** The route a request target reaches (its API route, undefined outside the API), for span names. */
+export type RouteOf = (url: string) => string | undefined
+
+const exporters = (settings: OtlpSettings, routeOf: RouteOf) => {
   const { compression, headers, intervals, urls } = settings
   const resource = { serviceName: settings.serviceName, attributes: settings.attributes }
   const common = { resource, headers, compression, shutdownTimeout: Math.min(settings.timeoutMs, 1_000) }
@@ -52,7 +54,7 @@ const exporters = (settings: OtlpSettings, routes: Routes) => {
     // "POST /v1/tools/wage-estimator": bounded, as the route is; only the method outside the API (OTel's rule)
     layers.push(
       Layer.succeed(HttpMiddleware.SpanNameGenerator)((request) =>
-        [request.method, routes.routeOf(pathOf(request.url))].filter(Boolean).join(" ")
+        [request.method, routeOf(request.url)].filter(Boolean).join(" ")
       )
     )
   }
@@ -69,11 +71,12 @@ const exporters = (settings: OtlpSettings, routes: Routes) => {
   )
 }
 
-export const OtlpLive = Layer.unwrap(
-  Effect.gen(function* () {
-    const { otlp } = yield* AppConfig
-    return otlp === undefined ? Layer.empty : exporters(otlp, yield* ApiRoutes)
-  })
-)
+export const OtlpLive = (routeOf: RouteOf) =>
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const { otlp } = yield* AppConfig
+      return otlp === undefined ? Layer.empty : exporters(otlp, routeOf)
+    })
+  )
 
-export const ObservabilityLive = OtlpLive.pipe(Layer.provideMerge(LoggerLive))
+export const ObservabilityLive = (routeOf: RouteOf) => OtlpLive(routeOf).pipe(Layer.provideMerge(LoggerLive))

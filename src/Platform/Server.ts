@@ -3,9 +3,10 @@ import { Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
 import { ToolsApi } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
-import { ApiRoutes } from "../Http/Routes.ts"
+import { ApiRoutes, pathOf } from "../Http/Routes.ts"
 import { HttpLive } from "../Http.ts"
 import { LoggerLive } from "../Observability/Logger.ts"
+import { Metrics } from "../Observability/Metrics.ts"
 import { ObservabilityLive } from "../Observability/Otlp.ts"
 import { RateLimiterLive } from "../RateLimit/Limiter.ts"
 import { ApiKeyStore, holdsNoKey } from "../Services/ApiKeyStore.ts"
@@ -43,7 +44,9 @@ const ReloadKeysOnHangup = Layer.effectDiscard(
 /** In a worker: tells the primary it serves, answers its heartbeat, and ends itself if the primary is gone. */
 const workerReady = Effect.sync(() => {
   process.send?.("ready")
-  process.on("message", (message) => message === "ping" && process.send?.("pong"))
+  process.on("message", (message) => {
+    if (message === "ping") process.send?.("pong")
+  })
   process.once("disconnect", () => process.kill(process.pid, "SIGTERM"))
 })
 
@@ -58,10 +61,14 @@ const Started = Layer.effectDiscard(
   })
 )
 
-export const ServicesLive = Layer.mergeAll(ApiKeyStore.layer, RateLimiterLive, Drain.layer)
+export const ServicesLive = Layer.mergeAll(ApiKeyStore.layer, RateLimiterLive, Drain.layer).pipe(
+  Layer.provideMerge(Metrics.layer)
+)
 
 /** The log and OTLP export, with the routes of the API served, which name its spans and the application reads. */
-export const ObservabilityServed = ObservabilityLive.pipe(Layer.provideMerge(ApiRoutes.layer(ToolsApi)))
+export const ObservabilityServed = Layer.unwrap(
+  ApiRoutes.useSync((routes) => ObservabilityLive((url) => routes.routeOf(pathOf(url))))
+).pipe(Layer.provideMerge(ApiRoutes.layer(ToolsApi)))
 
 export const ServerLive = Layer.mergeAll(DrainOnShutdown, Started, ReloadKeysOnHangup).pipe(
   Layer.provide(BunServer.layer(HttpLive.pipe(Layer.provide(HttpServer.layerServices)))),

@@ -82,6 +82,8 @@ const restartOnExit = Effect.fnUntraced(function* (pool: Pool, index: number, fi
 /** Pings every serving worker; kills one silent for HUNG_MS (stopped, or its loop blocked), so it is restarted. */
 const heartbeat = Effect.fnUntraced(function* (pool: Pool) {
   let last = yield* Clock.currentTimeMillis
+  // Silence counts from now: no one was pinged while the others started, however long a loaded machine took.
+  for (const worker of pool.workers.values()) if (worker.answeredAt !== undefined) worker.answeredAt = last
   const beat = Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
     // The primary itself was held up: answers may be waiting unread, so judge no one this time.

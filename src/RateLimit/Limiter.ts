@@ -2,6 +2,7 @@
 import { Context, Duration, Effect, Layer } from "effect"
 import { RateLimiterStore } from "effect/persistence/RateLimiter"
 import { AppConfig, type InvalidConfig } from "../Config.ts"
+import type { Metrics } from "../Observability/Metrics.ts"
 import { layerStoreFailOpen } from "./FailOpen.ts"
 import { layerStoreMemory, makeMemoryStore, type Store } from "./MemoryStore.ts"
 
@@ -60,7 +61,7 @@ export class RateLimiter extends Context.Service<
     Layer.effect(RateLimiter, Effect.provideService(make(options), RateLimiterStore, store))
 }
 
-export const RateLimiterLive: Layer.Layer<RateLimiter, InvalidConfig, AppConfig> = Layer.unwrap(
+export const RateLimiterLive: Layer.Layer<RateLimiter, InvalidConfig, AppConfig | Metrics> = Layer.unwrap(
   Effect.map(AppConfig, (s) => {
     const store = s.redisUrl === undefined ? layerStoreMemory : layerStoreFailOpen
     const options = { perMinute: s.ratePerMinute, authFailuresPerMinute: s.authFailuresPerMinute }

@@ -66,7 +66,10 @@ export const makeMemoryStore = (maxEntries = MAX_ENTRIES) => {
   const tokenBucket: Store["tokenBucket"] = (options) =>
     Effect.clockWith((clock) => tables[options.key.startsWith("address:") ? "addresses" : "keys"].take(options, clock))
   const size = () => ({ keys: tables.keys.size(), addresses: tables.addresses.size() })
-  const sweep = (now: number) => (tables.keys.sweep(now), tables.addresses.sweep(now))
+  const sweep = (now: number) => {
+    tables.keys.sweep(now)
+    tables.addresses.sweep(now)
+  }
   /** Sweeps every half window while the scope lasts, so idle buckets go even when no request comes. */
   const sweepEvery = Effect.forkScoped(
     Effect.repeat(Effect.map(Clock.currentTimeMillis, sweep), Schedule.spaced(WINDOW_MS / 2))

@@ -9,6 +9,8 @@ const MIB = `${MAX_KEYS_FILE_BYTES / (1 << 20)} MiB`
 export interface Snapshot {
   readonly text: string
   readonly mtimeMs: number
+  /** Which file was read (device and inode): a rename over the path gives another. */
+  readonly inode: string
 }
 
 const KINDS: ReadonlyArray<readonly [(stats: Stats) => boolean, string]> = [
@@ -39,7 +41,7 @@ export const readRegularFile = (path: string): Snapshot | string => {
     }
     if (length > MAX_KEYS_FILE_BYTES) return refused(`reading it gave more than ${MIB}, past its size (still growing?)`)
     // Synchronous, so it works alike in a compiled binary; the open file's time, so a rename cannot mix two files.
-    return { text: buffer.toString("utf8", 0, length), mtimeMs: stats.mtimeMs }
+    return { text: buffer.toString("utf8", 0, length), mtimeMs: stats.mtimeMs, inode: `${stats.dev}:${stats.ino}` }
   } catch (error) {
     return `${path} could not be read (${Predicate.hasProperty(error, "code") ? String(error.code) : "I/O error"})`
   } finally {
@@ -54,12 +56,13 @@ export const QUIET_MS = 2_000
 export const PATIENCE_MS = 10_000
 
 /** Whether `next`, read a settle after `previous`, is a finished file at `now` (epoch ms). */
-export const isFinished = (previous: Snapshot, next: Snapshot, now: number): boolean =>
+type Contents = Pick<Snapshot, "text" | "mtimeMs">
+export const isFinished = (previous: Contents, next: Contents, now: number): boolean =>
   previous.text === next.text &&
   previous.mtimeMs === next.mtimeMs &&
   (next.text === "" || next.text.endsWith("\n") || now - next.mtimeMs >= QUIET_MS)
 
-/** The text once its writer is done, for SIGHUP's reload: a half-written file would make a key's prefix valid. */
+/** The file once its writer is done, for SIGHUP's reload: a half-written file would make a key's prefix valid. */
 export const readFinishedFile = Effect.fnUntraced(function* (path: string) {
   const started = yield* Clock.currentTimeMillis
   let previous = readRegularFile(path)
@@ -69,7 +72,7 @@ export const readFinishedFile = Effect.fnUntraced(function* (path: string) {
     const next = readRegularFile(path)
     if (typeof next === "string") return yield* Effect.fail(next)
     const now = yield* Clock.currentTimeMillis
-    if (isFinished(previous, next, now)) return next.text
+    if (isFinished(previous, next, now)) return next
     if (now - started >= PATIENCE_MS) {
       return yield* Effect.fail(
         `${path} was still being written after ${PATIENCE_MS / 1000} s (changing, or its last line without a ` +

@@ -12,6 +12,14 @@ const visibleAscii = /^[\x21-\x7e]+$/
 const UNUSABLE = "holds a space or a character outside visible ASCII, so no request can ever carry it"
 const UNUSABLE_LINE = `${UNUSABLE} (a comment is a line of its own, starting with #)`
 const NOT_DIGEST = 'starts with "sha256:" but is not followed by 64 hexadecimal digits'
+// A template whose key came out empty writes ` limit=500 name=acme`: its settings must never become a key.
+const setting = /^(?:limit|name)=/i
+const NO_KEY =
+  "starts with a setting (limit= or name=) where its key should be: a line is a key, or sha256: and a digest, " +
+  "then its settings"
+const IN_BOTH =
+  "a key is given in API_KEYS or in API_KEYS_FILE, not both (its limit would be ambiguous, and removing it from the " +
+  "file would not revoke it)"
 /** Shorter keys get a warning: Redis key names and log ids are unsalted digest prefixes, open to offline guessing. */
 export const SHORT_KEY = 20
 // Names go into log lines and metric labels as they are; `key_` is how keys without a name are shown.
@@ -33,50 +41,73 @@ export interface Keys {
   readonly own?: ReadonlyMap<string, Own>
 }
 
+const isLimit = (value: string) => /^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= MAX_LIMIT
+
 const settingsOf = (text: string, names: Map<string, number>, line: number): Own | string => {
   const own: Own = {}
-  for (const setting of text === "" ? [] : text.split(/\s+/)) {
-    const [, field, value = ""] = /^(limit|name)=(.*)$/.exec(setting) ?? []
+  const words = text === "" ? [] : text.split(/\s+/)
+  for (const word of words) {
+    const [, field, value = ""] = /^(limit|name)=(.*)$/.exec(word) ?? []
     // A word that is no setting: most likely a key holding a space, or a comment after it.
     if (field !== "limit" && field !== "name") return UNUSABLE_LINE
     if (field in own) return `gives ${field} twice`
-    const limit = Number(value)
-    if (field === "limit" ? !/^\d+$/.test(value) || limit < 1 || limit > MAX_LIMIT : !nameValue.test(value)) {
-      return BAD[field]
+    if (field === "limit") {
+      if (!isLimit(value)) return BAD.limit
+      own.limit = Number(value)
+      continue
     }
-    if (names.has(value) && field === "name") return `has the name of line ${names.get(value)}: names are unique`
-    if (field === "limit") own.limit = limit
-    else names.set((own.name = value), line)
+    if (!nameValue.test(value)) return BAD.name
+    const named = names.get(value)
+    if (named !== undefined) return `has the name of line ${named}: names are unique`
+    own.name = value
+    names.set(value, line)
   }
   return own
 }
 
-/** The keys in an API_KEYS_FILE's text (its format: docs/OPERATIONS.md), or which line is wrong, never quoting it. */
-export const parseKeysFile = (text: string): Result.Result<Keys, string> => {
+/** Where each of API_KEYS' digests first is, by position from 1. */
+const positionsOf = (digests: ReadonlyArray<string>) => {
+  const positions = new Map<string, number>()
+  for (const [index, digest] of digests.entries()) {
+    if (!positions.has(digest)) positions.set(digest, index + 1)
+  }
+  return positions
+}
+
+/**
+ * The keys in an API_KEYS_FILE's text (its format: docs/OPERATIONS.md), none of them one of `listed` (API_KEYS'
+ * digests), or which line is wrong, never quoting it.
+ */
+export const parseKeysFile = (text: string, listed: ReadonlyArray<string> = []): Result.Result<Keys, string> => {
   const digests: Array<string> = []
   const short: Array<string> = []
   const own = new Map<string, Own>()
   const lineOf = new Map<string, number>()
   const names = new Map<string, number>()
+  const inList = positionsOf(listed)
   const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/)
   for (const [index, raw] of lines.entries()) {
+    const lineNumber = index + 1
     const line = raw.trim()
     if (line === "" || line.startsWith("#")) continue
     const [, digestPrefix, key = "", rest = ""] = entryLine.exec(line) ?? []
-    const settings = settingsOf(rest, names, index + 1)
-    if (typeof settings === "string") return Result.fail(`line ${index + 1} ${settings}`)
     const plain = digestPrefix === undefined
-    if (plain ? !visibleAscii.test(key) : !hex64.test(key)) {
-      return Result.fail(`line ${index + 1} ${plain ? UNUSABLE_LINE : NOT_DIGEST}`)
-    }
-    if (plain && key.length < SHORT_KEY) short.push(`line ${index + 1}`)
+    if (plain && setting.test(key)) return Result.fail(`line ${lineNumber} ${NO_KEY}`)
+    const settings = settingsOf(rest, names, lineNumber)
+    if (typeof settings === "string") return Result.fail(`line ${lineNumber} ${settings}`)
+    const usable = plain ? visibleAscii.test(key) : hex64.test(key)
+    if (!usable) return Result.fail(`line ${lineNumber} ${plain ? UNUSABLE_LINE : NOT_DIGEST}`)
+    if (plain && key.length < SHORT_KEY) short.push(`line ${lineNumber}`)
     const digest = plain ? sha256Hex(key) : key.toLowerCase()
+    const listedAt = inList.get(digest)
+    if (listedAt !== undefined)
+      return Result.fail(`line ${lineNumber} is the key of API_KEYS key ${listedAt}: ${IN_BOTH}`)
     const first = lineOf.get(digest)
     const withSettings = Object.keys(settings).length > 0
     if (first !== undefined && (withSettings || own.has(digest))) {
-      return Result.fail(`line ${index + 1} repeats the key of line ${first}: give a key's settings on one line`)
+      return Result.fail(`line ${lineNumber} repeats the key of line ${first}: give a key's settings on one line`)
     }
-    lineOf.set(digest, index + 1)
+    lineOf.set(digest, lineNumber)
     if (withSettings) own.set(digest, settings)
     digests.push(digest)
   }

@@ -11,6 +11,7 @@ import { join } from "node:path"
 import { MAX_LINE } from "../../src/Cli/Lines.ts"
 import { binary } from "../support/Binary.ts"
 import { command, outputOf } from "../support/Process.ts"
+import { spawn } from "../support/Started.ts"
 
 setDefaultTimeout(60_000)
 
@@ -20,7 +21,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 /** `script` run by bash with the program as "$@"; its exit status, stdout and stderr. */
 const shell = async (script: string, program: ReadonlyArray<string>) => {
-  const proc = Bun.spawn(["bash", "-c", script, "bash", ...program], {
+  const proc = spawn(["bash", "-c", script, "bash", ...program], {
     env: { PATH: process.env.PATH ?? "" },
     stdout: "pipe",
     stderr: "pipe"

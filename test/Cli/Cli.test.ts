@@ -12,6 +12,7 @@ import { OTEL_NAMES } from "../../src/Observability/OtlpConfig.ts"
 import { binary } from "../support/Binary.ts"
 import { command, runOnce, start } from "../support/Process.ts"
 import { KEY, makeTestApp, type TestApp } from "../support/TestApp.ts"
+import { spawn } from "../support/Started.ts"
 
 const CHROME =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
@@ -170,7 +171,7 @@ describe("parse", () => {
   }, 30_000)
 
   test("stopped by SIGINT midway: what was parsed is out, and exit status 130, not 0", async () => {
-    const proc = Bun.spawn([...command(), "parse"], {
+    const proc = spawn([...command(), "parse"], {
       env: { PATH: process.env.PATH ?? "" },
       stdin: "pipe",
       stdout: "pipe",
@@ -197,7 +198,7 @@ describe("parse", () => {
     const shell = `${command()
       .map((part) => `'${part}'`)
       .join(" ")} parse '${input}' > '${out}'`
-    const proc = Bun.spawn(["script", "-qec", shell, "/dev/null"], { stdout: "pipe", stderr: "pipe", stdin: "ignore" })
+    const proc = spawn(["script", "-qec", shell, "/dev/null"], { stdout: "pipe", stderr: "pipe", stdin: "ignore" })
     const [terminal, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited])
     expect(code).toBe(0)
     expect(terminal).toContain("2 lines, 0 failed")

@@ -12,6 +12,7 @@ import { MAX_VALUES } from "../../src/Cli/Summary.ts"
 import type { UserAgentInfo } from "../../src/Tools/UserAgent/Schemas.ts"
 import { command, runOnce } from "../support/Process.ts"
 import { makeTestApp, type TestApp } from "../support/TestApp.ts"
+import { spawn } from "../support/Started.ts"
 
 setDefaultTimeout(60_000)
 
@@ -246,7 +247,7 @@ test("on a terminal: the progress line counts skipped lines, the table goes to s
   const shell = `${command()
     .map((part) => `'${part}'`)
     .join(" ")} parse --log combined --summary '${input}' > '${out}'`
-  const proc = Bun.spawn(["script", "-qec", shell, "/dev/null"], { stdout: "pipe", stderr: "pipe", stdin: "ignore" })
+  const proc = spawn(["script", "-qec", shell, "/dev/null"], { stdout: "pipe", stderr: "pipe", stdin: "ignore" })
   const [terminal, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited])
   expect(code).toBe(0)
   expect(terminal).toContain("2 lines, 1 skipped, 0 failed")

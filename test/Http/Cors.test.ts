@@ -1,6 +1,6 @@
 /** CORS_ORIGINS: browser apps on allowed origins can call the API and read its headers; nobody else gets CORS. */
 import { afterAll, describe, expect, test } from "bun:test"
-import { parse } from "../../src/Config.ts"
+import { settingsOf } from "../support/Settings.ts"
 import { errorOf, KEY, makeTestApp, WAGE_PATH } from "../support/TestApp.ts"
 
 const APP_ORIGIN = "https://app.example.com"
@@ -103,9 +103,9 @@ describe("no CORS", () => {
 
 test("CORS_ORIGINS that is not * or a list of origins stops the start, naming the variable", () => {
   for (const value of ["https://app.example.com/path", "app.example.com", "*, https://app.example.com"]) {
-    expect(() => parse({ CORS_ORIGINS: value })).toThrow(/^CORS_ORIGINS must be/)
+    expect(() => settingsOf({ CORS_ORIGINS: value })).toThrow(/^CORS_ORIGINS must be/)
   }
-  expect(parse({ CORS_ORIGINS: "https://App.Example.com/" }).corsOrigins).toEqual(new Set([APP_ORIGIN]))
+  expect(settingsOf({ CORS_ORIGINS: "https://App.Example.com/" }).corsOrigins).toEqual(new Set([APP_ORIGIN]))
 })
 
 test("with CORS_ORIGINS set, every response varies by Origin: other origins, none, cached documents", async () => {

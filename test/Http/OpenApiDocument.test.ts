@@ -1,6 +1,6 @@
 /** /openapi.json as clients use it: servers, request examples that work as sent, declared headers, the wage one-of. */
 import { afterAll, describe, expect, test } from "bun:test"
-import { parse } from "../../src/Config.ts"
+import { settingsOf } from "../support/Settings.ts"
 import { json, makeTestApp } from "../support/TestApp.ts"
 
 const app = makeTestApp({ perMinute: 10_000 })
@@ -17,8 +17,8 @@ describe("/openapi.json", () => {
     expect(spec.servers).toEqual([{ url: "http://tools.internal:8080" }])
     const configured = await json(await behindProxy.request("/openapi.json"))
     expect(configured.servers).toEqual([{ url: "https://api.example.com" }])
-    expect(() => parse({ PUBLIC_URL: "ftp://x" })).toThrow(/^PUBLIC_URL must be/)
-    expect(() => parse({ PUBLIC_URL: "https://x.example?a=1" })).toThrow(/^PUBLIC_URL must be/)
+    expect(() => settingsOf({ PUBLIC_URL: "ftp://x" })).toThrow(/^PUBLIC_URL must be/)
+    expect(() => settingsOf({ PUBLIC_URL: "https://x.example?a=1" })).toThrow(/^PUBLIC_URL must be/)
   })
 
   test("every tag and operation is described; a tool's operation id is its endpoint's name (its group is top level)", () => {

@@ -1,5 +1,7 @@
 /** The one log line of each request, as the service's own logger writes it. */
 import { describe, expect, test } from "bun:test"
+import { Effect } from "effect"
+import { until } from "../support/Poll.ts"
 import { KEY, makeTestApp, WAGE_PATH } from "../support/TestApp.ts"
 
 /** The request lines among what the logger wrote, parsed. */
@@ -73,15 +75,39 @@ describe("the request log line", () => {
       expect((await warning.post(WAGE_PATH, { hourlyWage: 25 })).status).toBe(200)
       expect(quiet).toEqual([])
       expect((await pretty.post(WAGE_PATH, { hourlyWage: 25 })).status).toBe(200)
-      // one line a request, as with JSON (Effect's pretty logger writes one more line for each annotation)
+      // one line a request, as with JSON: Effect's logfmt line, the annotations as key=value
       expect(readable.length).toBe(1)
       expect(readable[0]!.split("\n").length).toBe(1)
-      expect(readable[0]).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO \(#\d+\): request method=POST /)
+      expect(readable[0]).toMatch(/^timestamp=\S+ level=INFO fiber=#\d+ message=request method=POST /)
       expect(readable[0]).toContain(`path=${WAGE_PATH} status=200 durationMs=`)
       expect(readable[0]).toMatch(/ requestId=\S+ keyId=key_[0-9a-f]{8}$/)
     } finally {
       await warning.dispose()
       await pretty.dispose()
+    }
+  })
+
+  test("a health probe answered 200 is logged at debug only; a 503 while draining at info", async () => {
+    const logs: Array<string> = []
+    const app = makeTestApp({ logs })
+    const debugLogs: Array<string> = []
+    const debug = makeTestApp({ logs: debugLogs, env: { LOG_LEVEL: "debug" } })
+    try {
+      expect((await app.request("/health")).status).toBe(200)
+      expect((await app.post(WAGE_PATH, { hourlyWage: 25 })).status).toBe(200)
+      expect(requestLines(logs).map((line) => [line.annotations.path, line.level])).toEqual([[WAGE_PATH, "INFO"]])
+
+      expect((await debug.request("/health")).status).toBe(200)
+      expect(requestLines(debugLogs).map((line) => [line.annotations.path, line.level])).toEqual([["/health", "DEBUG"]])
+
+      const drained = Effect.runPromise(app.drain.drain())
+      await until(() => app.drain.isDraining())
+      expect((await app.request("/health")).status).toBe(503)
+      expect(requestLines(logs).at(-1)).toMatchObject({ level: "INFO", annotations: { path: "/health", status: 503 } })
+      await drained
+    } finally {
+      await app.dispose()
+      await debug.dispose()
     }
   })
 })

@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test"
 import * as fc from "fast-check"
 import { makeSink, PIPE_BUF, type SinkOptions, type Write } from "../../src/Observability/LogSink.ts"
+import { spawn } from "../support/Started.ts"
 
 const turn = () => new Promise((resolve) => setImmediate(resolve))
 const again = () => Object.assign(new Error("again"), { code: "EAGAIN" })
@@ -174,7 +175,7 @@ test("a process that logs and exits at once still writes every line", async () =
     `await Effect.runPromise(lines.pipe(Effect.provide(LoggerLive), Effect.provide(AppConfig.fromEnv({ API_KEYS: "k" }))))`,
     `process.exit(3)`
   ].join("\n")
-  const proc = Bun.spawn([process.execPath, "-e", script], { stdout: "pipe", cwd: `${import.meta.dir}/../..` })
+  const proc = spawn([process.execPath, "-e", script], { stdout: "pipe", cwd: `${import.meta.dir}/../..` })
   const out = await new Response(proc.stdout).text()
   expect(await proc.exited).toBe(3)
   const lines = out.trimEnd().split("\n")
@@ -195,7 +196,7 @@ test("two processes sharing one pipe (as WORKERS do) never interleave within a l
       `}`
     ].join("\n")
   const both = `"$0" -e "$1" & "$0" -e "$2"; wait`
-  const proc = Bun.spawn(["sh", "-c", both, process.execPath, writer("a"), writer("b")], { stdout: "pipe" })
+  const proc = spawn(["sh", "-c", both, process.execPath, writer("a"), writer("b")], { stdout: "pipe" })
   await Bun.sleep(300) // both writers wait on the full pipe
   const lines = (await new Response(proc.stdout).text()).trimEnd().split("\n")
   expect(await proc.exited).toBe(0)

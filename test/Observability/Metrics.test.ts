@@ -1,12 +1,14 @@
 /**
  * /metrics: valid Prometheus text (exposition format 0.0.4) that a scraper accepts, and each series counting what
- * its name says, driven through HTTP. Metrics are process-wide, so the checks compare before and after.
+ * its name says, driven through HTTP. Each test app counts in a registry of its own; the checks compare before and
+ * after all the same.
  */
 import { afterAll, describe, expect, test } from "bun:test"
-import { Context, Metric } from "effect"
+import { Context, Effect, Layer, Metric } from "effect"
 import { PrometheusMetrics } from "effect/observability"
-import { storeFallbacks, storeUp } from "../../src/RateLimit/FailOpen.ts"
+import { Metrics } from "../../src/Observability/Metrics.ts"
 import { start } from "../support/Process.ts"
+import { spawn } from "../support/Started.ts"
 import { CHROME_WINDOWS, KEY, makeTestApp, UA_PATH, WAGE_PATH } from "../support/TestApp.ts"
 
 const app = makeTestApp({ perMinute: 3, authFailuresPerMinute: 2, env: { TRUST_PROXY: "true" } })
@@ -85,6 +87,14 @@ const scrape = async (target = app.request("/metrics")) => {
   return parse(await response.text())
 }
 
+/** The service's metrics built in a registry of their own, and the context to read that registry with. */
+const isolated = () => {
+  const registry: Metric.MetricRegistry = new Map()
+  const built = Metrics.layer.pipe(Layer.provide(Layer.succeed(Metric.MetricRegistry, registry)))
+  const metrics = Effect.runSync(Effect.provide(Effect.service(Metrics), built))
+  return { metrics, context: Context.make(Metric.MetricRegistry, registry) }
+}
+
 const valueOf = (samples: ReadonlyArray<Sample>, name: string, labels: Record<string, string> = {}) =>
   samples
     .filter((s) => s.name === name && Object.entries(labels).every(([key, value]) => s.labels[key] === value))
@@ -104,22 +114,34 @@ describe("/metrics is valid Prometheus text", () => {
 
   test("no series typed counter can go down: every counter the service registers is incremental", async () => {
     // PrometheusMetrics types every Effect counter `counter`; one that is not incremental may go down (a gauge's job)
-    const { types } = await scrape()
-    const counters = Metric.snapshotUnsafe(Context.empty()).filter((metric) => metric.type === "Counter")
+    const { metrics, context } = isolated()
+    metrics.observe("/x", 200, 1)
+    metrics.countAuthFailure()
+    metrics.countRateLimited("key")
+    metrics.countKeyRequest("key_01234567", true)
+    metrics.countCacheHit()
+    metrics.countCacheMiss()
+    metrics.setStoreUp(true)
+    metrics.countStoreFallbacks(1)
+    const { types } = parse(PrometheusMetrics.formatUnsafe(context))
+    const counters = Metric.snapshotUnsafe(context).filter((metric) => metric.type === "Counter")
     expect(counters.length).toBeGreaterThan(5)
     expect(counters.filter((metric) => !metric.state.incremental).map((metric) => metric.id)).toEqual([])
     for (const { id } of counters) expect(types.get(id)).toBe("counter")
   })
 
   test("the rate-limit store's series: fallbacks typed counter, the store's state a gauge", () => {
-    // a registry of its own, so the check needs no Redis and sees only these two
-    const registry = Context.make(Metric.MetricRegistry, new Map())
-    storeUp.updateUnsafe(0, registry)
-    storeFallbacks.updateUnsafe(3, registry)
-    const { samples, types } = parse(PrometheusMetrics.formatUnsafe(registry))
+    // a registry of its own, so the check needs no Redis; without Redis (nothing set) neither series is shown
+    const { metrics, context } = isolated()
+    const store = () =>
+      parse(PrometheusMetrics.formatUnsafe(context)).samples.filter((s) => s.name.startsWith("rate_limit_store_"))
+    expect(store()).toEqual([])
+    metrics.setStoreUp(false)
+    metrics.countStoreFallbacks(3)
+    const { types } = parse(PrometheusMetrics.formatUnsafe(context))
     expect(types.get("rate_limit_store_fallbacks_total")).toBe("counter")
     expect(types.get("rate_limit_store_up")).toBe("gauge")
-    expect(samples.map((s) => [s.name, s.value])).toEqual([
+    expect(store().map((s) => [s.name, s.value])).toEqual([
       ["rate_limit_store_up", 0],
       ["rate_limit_store_fallbacks_total", 3]
     ])
@@ -224,4 +246,46 @@ describe("each series counts what it says", () => {
       await server.stop()
     }
   }, 30_000)
+})
+
+describe("metrics belong to the program that builds them", () => {
+  test("two applications in one process count apart: each /metrics shows only its own requests", async () => {
+    const first = makeTestApp()
+    const second = makeTestApp()
+    try {
+      for (let i = 0; i < 3; i++) await first.post(WAGE_PATH, { hourlyWage: 1 })
+      const requests = async (target: typeof first) =>
+        valueOf((await scrape(target.request("/metrics"))).samples, "http_requests_total", { route: WAGE_PATH })
+      expect(await requests(first)).toBe(3)
+      expect(await requests(second)).toBe(0)
+    } finally {
+      await Promise.all([first.dispose(), second.dispose()])
+    }
+  })
+
+  test("importing the server's modules registers no metric and opens no descriptor", async () => {
+    // standard output a pipe: the logger's sink reopens a pipe without blocking, which an import must not do yet
+    const script = [
+      `import { readdirSync } from "node:fs"`,
+      `import { Context, Metric } from "effect"`,
+      `const before = readdirSync("/proc/self/fd").length`,
+      `await import(${JSON.stringify(`${import.meta.dir}/../../src/Platform/Server.ts`)})`,
+      `await import(${JSON.stringify(`${import.meta.dir}/../../src/Cli/index.ts`)})`,
+      `const opened = readdirSync("/proc/self/fd").length - before`,
+      `const registered = Metric.snapshotUnsafe(Context.empty()).map((metric) => metric.id)`,
+      `process.stderr.write(JSON.stringify({ opened, registered }))`
+    ].join("\n")
+    const child = spawn([process.execPath, "-e", script], {
+      cwd: `${import.meta.dir}/../..`,
+      stdout: "pipe",
+      stderr: "pipe"
+    })
+    try {
+      const [report] = await Promise.all([new Response(child.stderr).text(), new Response(child.stdout).text()])
+      expect(await child.exited).toBe(0)
+      expect(JSON.parse(report)).toEqual({ opened: 0, registered: [] })
+    } finally {
+      child.kill()
+    }
+  })
 })

@@ -5,6 +5,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test"
 import { sha256Hex } from "../../src/Services/KeyFile.ts"
+import { until } from "../support/Poll.ts"
 import { start } from "../support/Process.ts"
 import type { Env } from "../../src/Config.ts"
 import { KEY, makeTestApp, WAGE_PATH } from "../support/TestApp.ts"
@@ -167,7 +168,7 @@ describe("OTLP export, the defaults", () => {
     await withApp({ OTEL_EXPORTER_OTLP_ENDPOINT: `${collector.url}/`, ...FAST }, async (app, logs) => {
       expect((await app.post(WAGE_PATH, { hourlyWage: 25 })).status).toBe(200)
       expect((await app.post(WAGE_PATH, { hourlyWage: 25 }, { key: wrongKey })).status).toBe(401)
-      await Bun.sleep(250)
+      await until(() => logs.length >= 2)
       // exported beside the service's own log, not instead of it
       expect(logs.map((line) => JSON.parse(line).annotations.status)).toEqual([200, 401])
     })

@@ -4,9 +4,10 @@
  */
 import { describe, expect, test } from "bun:test"
 import fc from "fast-check"
-import { type Env, InvalidConfig, parse } from "../../src/Config.ts"
+import { type Env, InvalidConfig } from "../../src/Config.ts"
+import { settingsOf } from "../support/Settings.ts"
 
-const otlp = (env: Env) => parse(env).otlp
+const otlp = (env: Env) => settingsOf(env).otlp
 const BASE = "http://collector:4318"
 
 describe("what turns export on", () => {
@@ -104,7 +105,7 @@ describe("the rest of the standard variables", () => {
     const secret = "sk-live-0123456789"
     const failure = (env: Env) => {
       try {
-        parse(env)
+        settingsOf(env)
       } catch (error) {
         expect(error).toBeInstanceOf(InvalidConfig)
         return (error as InvalidConfig).message
@@ -132,7 +133,7 @@ describe("OTEL_EXPORTER_OTLP_PROTOCOL=grpc", () => {
     const used = otlp({ OTEL_EXPORTER_OTLP_ENDPOINT: BASE })?.protocol
     let message = ""
     try {
-      parse({ OTEL_EXPORTER_OTLP_ENDPOINT: BASE, OTEL_EXPORTER_OTLP_PROTOCOL: "gRPC" })
+      settingsOf({ OTEL_EXPORTER_OTLP_ENDPOINT: BASE, OTEL_EXPORTER_OTLP_PROTOCOL: "gRPC" })
     } catch (error) {
       message = (error as InvalidConfig).message
     }

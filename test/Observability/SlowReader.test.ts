@@ -9,6 +9,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { command } from "../support/Process.ts"
 import { type RedisServer, startRedis } from "../support/Redis.ts"
+import { spawn } from "../support/Started.ts"
 
 const PAUSE_MS = 10_000
 const CLK_TCK = 100 // Linux's USER_HZ
@@ -66,7 +67,7 @@ const scenario = async (name: string, env: Record<string, string>) => {
   const held = openSync(fifo, "r+")
   const port = freePort()
   const base = `http://127.0.0.1:${port}`
-  const server = Bun.spawn(command(), {
+  const server = spawn(command(), {
     env: { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1", API_KEYS: "slow-reader-key", ...env },
     stdout: held,
     stderr: "pipe"
@@ -111,7 +112,7 @@ const scenario = async (name: string, env: Record<string, string>) => {
     const dropped = await droppedOnMetrics()
 
     // read again: the waiting lines, then the warning, then new lines
-    reader = Bun.spawn(["cat", fifo], { stdout: "pipe" })
+    reader = spawn(["cat", fifo], { stdout: "pipe" })
     const out: Array<string> = []
     void (async () => {
       const decoder = new TextDecoder()

@@ -64,16 +64,18 @@ describe("each request", () => {
   })
 
   test("a client that goes away interrupts its request, whose scope is then closed", async () => {
+    const handling = Effect.runSync(Deferred.make<void>())
     const closed = Effect.runSync(Deferred.make<void>())
     const base = await serve(
       Effect.andThen(
         Effect.addFinalizer(() => Deferred.succeed(closed, undefined)),
-        Effect.never
+        Effect.andThen(Deferred.succeed(handling, undefined), Effect.never)
       )
     )
     const abort = new AbortController()
     const pending = fetch(base, { signal: abort.signal }).catch(() => "aborted")
-    await Bun.sleep(50)
+    // gone once its request is being handled (a loaded machine may take a while to get there)
+    await Effect.runPromise(Deferred.await(handling))
     abort.abort()
     expect(await pending).toBe("aborted")
     expect(Exit.isSuccess(await Effect.runPromiseExit(Effect.timeout(Deferred.await(closed), "2 seconds")))).toBe(true)

@@ -2,10 +2,11 @@
 import { expect, test } from "bun:test"
 import { binary } from "../support/Binary.ts"
 import { command } from "../support/Process.ts"
+import { spawn } from "../support/Started.ts"
 
 /** stdout and stderr into one pipe, as a terminal or `2>&1` shows them; the lines in the order they were written. */
 const together = async (env: Record<string, string>, program: Array<string>) => {
-  const proc = Bun.spawn(["sh", "-c", '"$@" 2>&1', "sh", ...program], {
+  const proc = spawn(["sh", "-c", '"$@" 2>&1', "sh", ...program], {
     env: { PATH: process.env.PATH ?? "", ...env },
     stdout: "pipe",
     stderr: "ignore"

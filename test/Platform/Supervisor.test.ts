@@ -7,9 +7,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { until, wageStatus } from "../support/Poll.ts"
-import { command, type Running, start } from "../support/Process.ts"
+import { holds, until, wageStatus } from "../support/Poll.ts"
+import { command, launch, listening, type Running, start } from "../support/Process.ts"
 import { type RedisServer, startRedis } from "../support/Redis.ts"
+import { spawn } from "../support/Started.ts"
 
 /** Real processes on a shared 2-core machine: starts take seconds under load. */
 const SLOW = 60_000
@@ -48,7 +49,7 @@ describe("WORKERS=2", () => {
   test(
     "a second deployment on the same port exits 1 naming PORT, and the first keeps every request",
     async () => {
-      const second = Bun.spawn(command(), {
+      const second = spawn(command(), {
         env: {
           PATH: process.env.PATH ?? "",
           HOST: "127.0.0.1",
@@ -163,6 +164,33 @@ describe("WORKERS=2 with an API_KEYS_FILE that holds no key yet", () => {
         await until(() => count(running.stdout(), "API keys reloaded") === 2)
         expect(await all(NEW)).toEqual(Array(20).fill(200))
         expect(await all(generated)).toEqual(Array(20).fill(401))
+      } finally {
+        expect(await running.stop()).toBe(0)
+      }
+    },
+    SLOW
+  )
+})
+
+describe("WORKERS=2 whose second worker is slow to start", () => {
+  test(
+    "the first worker, ready all along, is not taken for hung once the second serves",
+    async () => {
+      const launched = launch({ ...common(), API_KEYS: OLD })
+      const secondPid = () => Number(/"Worker started".*?"worker":2,"pid":(\d+)/.exec(launched.stdout())?.[1])
+      await until(() => Number.isSafeInteger(secondPid()), 45_000)
+      // held longer than the heartbeat's 2.5 s of silence, as a loaded machine may hold a start
+      process.kill(secondPid(), "SIGSTOP")
+      await Bun.sleep(3_000)
+      process.kill(secondPid(), "SIGCONT")
+      const running = await listening(launched, 45_000)
+      try {
+        expect(await Promise.all(Array.from({ length: 20 }, () => wageStatus(running.base, OLD)))).toEqual(
+          Array(20).fill(200)
+        )
+        // several heartbeats: none kills a worker
+        await holds(() => !running.stdout().includes("Worker stopped answering"), 2_000)
+        expect(count(running.stdout(), "Worker started")).toBe(2)
       } finally {
         expect(await running.stop()).toBe(0)
       }

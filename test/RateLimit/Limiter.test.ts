@@ -4,6 +4,7 @@ import { layerStoreMemory, RateLimiterStore } from "effect/persistence/RateLimit
 import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
 import { AppConfig, type InvalidConfig } from "../../src/Config.ts"
+import { Metrics } from "../../src/Observability/Metrics.ts"
 import { makeMemoryStore } from "../../src/RateLimit/MemoryStore.ts"
 import { canonicalAddress } from "../../src/Http/ClientAddress.ts"
 import { RateLimiter, RateLimiterLive, type RateLimiterOptions } from "../../src/RateLimit/Limiter.ts"
@@ -244,11 +245,11 @@ describe("configuration", () => {
 
   const load = (
     env: Record<string, string>,
-    layer: Layer.Layer<RateLimiter, InvalidConfig, AppConfig> = RateLimiterLive
+    layer: Layer.Layer<RateLimiter, InvalidConfig, AppConfig | Metrics> = RateLimiterLive
   ) =>
     Effect.runPromiseExit(
       Effect.flatMap(RateLimiter, (limiter) => Effect.all([limiter.take("k"), limiter.recordAuthFailure("a")])).pipe(
-        Effect.provide(layer.pipe(Layer.provide(settings(env))))
+        Effect.provide(layer.pipe(Layer.provide([settings(env), Metrics.layer])))
       )
     )
 

@@ -3,11 +3,11 @@
  * while Redis is stopped, killed or absent each falls back to its own buckets at once, says so once, and comes back.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test"
-import { Effect, Layer, Logger, ManagedRuntime, Metric, References } from "effect"
+import { Context, Effect, Layer, Logger, ManagedRuntime, Metric, References } from "effect"
 import { AppConfig } from "../../src/Config.ts"
 import { canonicalAddress } from "../../src/Http/ClientAddress.ts"
 import { RateLimiter, RateLimiterLive } from "../../src/RateLimit/Limiter.ts"
-import { storeFallbacks, storeUp } from "../../src/RateLimit/FailOpen.ts"
+import { Metrics } from "../../src/Observability/Metrics.ts"
 import { type RedisServer, startRedis } from "../support/Redis.ts"
 import { TestClock } from "effect/testing"
 
@@ -40,7 +40,12 @@ const limiter = async (url = redis.url, perMinute = 5, clock: Layer.Layer<never>
   const env = { REDIS_URL: url, RATE_LIMIT_PER_MINUTE: String(perMinute), AUTH_FAILURES_PER_MINUTE: "3" }
   // provideMerge: the logger must be in the runtime's context too, where the requests' decisions log.
   const runtime = ManagedRuntime.make(
-    RateLimiterLive.pipe(Layer.provide(AppConfig.fromEnv(env)), Layer.provideMerge(capture), Layer.provideMerge(clock))
+    RateLimiterLive.pipe(
+      Layer.provide([AppConfig.fromEnv(env), Metrics.layer]),
+      Layer.provideMerge(capture),
+      Layer.provideMerge(clock),
+      Layer.provide(Layer.succeed(Metric.MetricRegistry, registry))
+    )
   )
   runtimes.push(runtime)
   const service = await runtime.runPromise(RateLimiter)
@@ -59,8 +64,12 @@ const timed = async <A>(f: () => Promise<A>) => {
 /** EVALSHA calls Redis has run so far (INFO commandstats). */
 const evalshaCalls = async () =>
   Number(/cmdstat_evalsha:calls=(\d+)/.exec(await redis.client.info("commandstats"))?.[1] ?? 0)
-const gauge = () => Effect.runSync(Metric.value(storeUp))
-const fallbacks = () => Effect.runSync(Metric.value(storeFallbacks)).count
+// the limiters' metrics, in a registry of this file's own
+const registry: Metric.MetricRegistry = new Map()
+const stateOf = (name: string) =>
+  Metric.snapshotUnsafe(Context.make(Metric.MetricRegistry, registry)).find((metric) => metric.id === name)?.state
+const gauge = () => stateOf("rate_limit_store_up") as Metric.GaugeState<number>
+const fallbacks = () => (stateOf("rate_limit_store_fallbacks_total") as Metric.CounterState<number>).count
 const count = (text: string) => logs.filter((line) => line.startsWith(text)).length
 const waitUntil = async (ok: () => Promise<boolean>, ms = 3_000) => {
   const deadline = Date.now() + ms
@@ -122,8 +131,8 @@ describe("when Redis fails", () => {
     expect(fallbacks() - before.fallbacks).toBe(21)
 
     redis.resume()
-    await Bun.sleep(100)
     // Only the first request's command reached Redis (now answered, late); the 20 others never waited on it.
+    await waitUntil(async () => (await evalshaCalls()) - before.evalsha >= 1)
     expect((await evalshaCalls()) - before.evalsha).toBe(1)
     redis.resume()
     await untilShared(a)

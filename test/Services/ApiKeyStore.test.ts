@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, spyOn, test, type Mock } from "bun:test"
 import { createHash } from "node:crypto"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as fc from "fast-check"
@@ -222,6 +222,12 @@ describe("a bad API_KEYS_FILE stops the start", () => {
     expect((await failure(dir)).message).toContain("could not be read")
   })
 
+  test("a key of API_KEYS on a line of the file: which limit it would get is ambiguous", async () => {
+    const path = file(`from-file-key-000000000\nok limit=3\n`)
+    const error = await failure(path)
+    expect(error.message).toStartWith(`API_KEYS_FILE ${path}: line 2 is the key of API_KEYS key 1: a key is given in`)
+  })
+
   test("a malformed sha256 line", async () => {
     const path = file(`good\nsha256:abc\n`)
     const error = await failure(path)
@@ -305,6 +311,48 @@ describe("reload (SIGHUP)", () => {
       expect(lines[0]).not.toContain(NEW)
     })
   }
+
+  test("a file that gains a key of API_KEYS: refused, the previous keys stay, the log names both places", async () => {
+    const { exit, lines } = await reloadAfter((path) => writeFileSync(path, `${NEW}\n${ENV} limit=3\n`))
+    expect(value(exit)).toEqual({ before: [true, false, true], after: [true, false, true] })
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toContain("API keys not reloaded, the previous ones stay")
+    expect(lines[0]).toContain("line 2 is the key of API_KEYS key 1")
+    for (const key of [NEW, ENV]) expect(lines[0]).not.toContain(key)
+  })
+
+  test("a file read as it was last (a single-file bind mount after a rename) says so", async () => {
+    const { exit, lines } = await reloadAfter(() => {})
+    expect(value(exit)).toEqual({ before: [true, false, true], after: [true, false, true] })
+    expect(lines).toEqual([
+      "Info API keys reloaded; the file is unchanged since the last read (same inode and modification time): if it " +
+        'is bind-mounted as a single file, mount its directory instead {"keys":2,"added":0,"removed":0}'
+    ])
+  })
+
+  test("the same text renamed over the file is another file: no such note", async () => {
+    const { lines } = await reloadAfter((path) => {
+      writeFileSync(`${path}.new`, `${OLD}\n`)
+      renameSync(`${path}.new`, path)
+    })
+    expect(lines).toEqual(['Info API keys reloaded {"keys":2,"added":0,"removed":0}'])
+  })
+
+  test("a bad file read again unchanged: the refusal says it is unchanged", async () => {
+    const path = file(`${OLD}\n`)
+    const { lines } = await logged(
+      Effect.gen(function* () {
+        const keys = yield* ApiKeyStore
+        writeFileSync(path, `${NEW} # note\n`)
+        yield* keys.reload
+        yield* keys.reload
+      }).pipe(Effect.provide(store({ API_KEYS_FILE: path })))
+    )
+    expect(lines).toHaveLength(2)
+    expect(lines[0]).not.toContain("unchanged")
+    expect(lines[1]).toContain("line 1 holds a space")
+    expect(lines[1]).toContain("; the file is unchanged since the last read")
+  })
 
   test("a reloaded file with short keys warns about them", async () => {
     const { lines } = await reloadAfter((path) => writeFileSync(path, `${NEW}\nshorty\n`))

@@ -28,7 +28,7 @@ describe("isFinished: two reads a settle apart", () => {
 })
 
 describe("readFinishedFile", () => {
-  const run = (path: string) => Effect.runPromiseExit(readFinishedFile(path))
+  const run = (path: string) => Effect.runPromiseExit(Effect.map(readFinishedFile(path), (file) => file.text))
 
   test("a file without a final newline, untouched for a while (a mounted secret), is read at once", async () => {
     const path = join(dir, "secret")

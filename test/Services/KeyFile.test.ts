@@ -40,3 +40,43 @@ describe("settings after the key", () => {
     }
   })
 })
+
+describe("a line without a key", () => {
+  test("a first word that is a setting (a template's empty $KEY) is refused, naming its line, never quoting it", () => {
+    for (const [text, line] of [
+      [" limit=500 name=acme\n", 1],
+      ["# customers\nname=acme\n", 2],
+      [`${KEY}\n\tLIMIT=500\n`, 2],
+      ["Name=acme limit=5 a-key-of-twenty-chars\n", 1],
+      ["limit=\n", 1]
+    ] as const) {
+      const read = parseKeysFile(text)
+      expect(Result.isFailure(read) && read.failure).toStartWith(
+        `line ${line} starts with a setting (limit= or name=) where its key should be`
+      )
+      for (const part of ["500", "acme", KEY]) expect(Result.isFailure(read) && read.failure).not.toContain(part)
+    }
+  })
+
+  test("a key that merely holds `limit=` further in is still a key", () => {
+    expect(Result.isSuccess(parseKeysFile("key-with-limit=500-inside\n"))).toBe(true)
+  })
+})
+
+describe("a key of API_KEYS in the file", () => {
+  const listed = [sha256("env-key-one-0000000000"), sha256(KEY)]
+
+  test("is refused, naming the file's line and the key's place in API_KEYS, never the key", () => {
+    for (const text of [`other-key-00000000000\n${KEY} limit=3\n`, `other-key-00000000000\nsha256:${sha256(KEY)}\n`]) {
+      const read = parseKeysFile(text, listed)
+      expect(Result.isFailure(read) && read.failure).toStartWith(
+        "line 2 is the key of API_KEYS key 2: a key is given in API_KEYS or in API_KEYS_FILE, not both"
+      )
+      expect(Result.isFailure(read) && read.failure).not.toContain(KEY)
+    }
+  })
+
+  test("other keys are read as before", () => {
+    expect(Result.isSuccess(parseKeysFile("other-key-00000000000\n", listed))).toBe(true)
+  })
+})

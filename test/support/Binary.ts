@@ -6,6 +6,7 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { spawn } from "./Started.ts"
 
 const PREFIX = "tools-api-binary-"
 
@@ -28,10 +29,11 @@ const removeEnded = () => {
 const build = async (): Promise<string> => {
   removeEnded()
   const outfile = join(mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-`)), "tools-api")
-  const proc = Bun.spawn([process.execPath, "build", "src/main.ts", "--compile", "--outfile", outfile], {
-    stdout: "ignore",
-    stderr: "pipe"
-  })
+  const proc = spawn(
+    [process.execPath, "build", "src/main.ts", "--compile", "--outfile", outfile],
+    { stdout: "ignore", stderr: "pipe" },
+    "run"
+  )
   if ((await proc.exited) !== 0) throw new Error(`bun build failed: ${await new Response(proc.stderr).text()}`)
   return outfile
 }

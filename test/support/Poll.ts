@@ -21,3 +21,12 @@ export const wageStatus = async (base: string, key: string) => {
   await response.arrayBuffer()
   return response.status
 }
+
+/** Checks `ok` every 50 ms for `ms`, and throws the first time it does not hold: for what must not happen. */
+export const holds = async (ok: () => boolean | Promise<boolean>, ms: number) => {
+  const deadline = Date.now() + ms
+  while (Date.now() < deadline) {
+    if (!(await ok())) throw new Error("condition broken")
+    await Bun.sleep(50)
+  }
+}

@@ -1,5 +1,6 @@
 /** Starts the service as a real process (from source, or the compiled binary) on a free port, for tests. */
 import type { Subprocess } from "bun"
+import { killGroup, spawn } from "./Started.ts"
 
 export interface Running {
   readonly proc: Subprocess<"ignore", "pipe", "pipe">
@@ -38,7 +39,7 @@ export const runOnce = async (
   binary?: string,
   stdin?: string
 ) => {
-  const proc = Bun.spawn([...command(binary), ...args], {
+  const proc = spawn([...command(binary), ...args], {
     env: { PATH: process.env.PATH ?? "", ...env },
     stdin: stdin === undefined ? "ignore" : new Blob([stdin]),
     stdout: "pipe",
@@ -47,17 +48,9 @@ export const runOnce = async (
   return outputOf(proc)
 }
 
-/**
- * `startMs`: how long it may take to print its address (more for WORKERS, whose workers start one after another);
- * `args`: the command line (none: serve).
- */
-export const start = async (
-  env: Record<string, string>,
-  binary?: string,
-  startMs = 15_000,
-  args: ReadonlyArray<string> = []
-): Promise<Running> => {
-  const proc = Bun.spawn([...command(binary), ...args], {
+/** Starts it (serving, with no `args`) without waiting: for a test that acts while it starts; `listening` waits. */
+export const launch = (env: Record<string, string>, binary?: string, args: ReadonlyArray<string> = []) => {
+  const proc = spawn([...command(binary), ...args], {
     env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", ...env },
     stdout: "pipe",
     stderr: "pipe"
@@ -66,25 +59,46 @@ export const start = async (
   const err: Array<string> = []
   collect(proc.stdout, out)
   collect(proc.stderr, err)
+  return { proc, stdout: () => out.join(""), stderr: () => err.join("") }
+}
+
+/**
+ * Waits until it prints its address; `startMs`: how long that may take (more for WORKERS, whose workers start one
+ * after another). If it does not, its whole process group (workers included) is killed.
+ */
+export const listening = async (launched: ReturnType<typeof launch>, startMs = 15_000): Promise<Running> => {
+  const { proc, stdout, stderr } = launched
   const deadline = Date.now() + startMs
   let port = 0
   while (port === 0) {
-    const match = /Listening on http:\/\/[^:]+:(\d+)/.exec(out.join(""))
+    const match = /Listening on http:\/\/[^:]+:(\d+)/.exec(stdout())
     if (match !== null) port = Number(match[1])
     else if (proc.exitCode !== null || Date.now() > deadline) {
-      proc.kill()
-      throw new Error(`server did not start: ${out.join("")} ${err.join("")}`)
+      killGroup(proc.pid)
+      const why = proc.exitCode === null ? `did not start within ${startMs} ms` : `exited ${proc.exitCode}`
+      throw new Error(`server ${why}: ${stdout()} ${stderr()}`)
     } else await Bun.sleep(20)
   }
   return {
     proc,
     port,
     base: `http://127.0.0.1:${port}`,
-    stdout: () => out.join(""),
-    stderr: () => err.join(""),
+    stdout,
+    stderr,
     stop: async () => {
       proc.kill("SIGTERM")
       return proc.exited
     }
   }
 }
+
+/**
+ * Starts it and waits until it serves. `startMs`: how long it may take to print its address (more for WORKERS);
+ * `args`: the command line (none: serve).
+ */
+export const start = (
+  env: Record<string, string>,
+  binary?: string,
+  startMs = 15_000,
+  args: ReadonlyArray<string> = []
+): Promise<Running> => listening(launch(env, binary, args), startMs)

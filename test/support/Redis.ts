@@ -5,9 +5,12 @@
  */
 import type { Subprocess } from "bun"
 import Redis from "ioredis"
+import { spawn, startedNow, type Until } from "./Started.ts"
 
 export interface RedisServer {
   readonly port: number
+  /** The redis-server's process id, which changes with `restart`. */
+  readonly pid: () => number
   readonly url: string
   /** A plain client for assertions (keys, TTLs); closed by `stop`. */
   readonly client: Redis
@@ -32,7 +35,7 @@ const freePort = () => {
 export const MISSING_REDIS = "redis-server is not installed: apt-get install -y redis-server (.ci/run installs it)"
 export const redisServerMissing = () => Bun.which("redis-server") === null
 
-const launch = async (port: number, password?: string): Promise<Subprocess> => {
+const launch = async (port: number, until: Until, password?: string): Promise<Subprocess> => {
   if (redisServerMissing()) {
     // under `bun test`, the preload (support/Preflight.ts) has said how to install it, first
     const said = (globalThis as { redisServerMissingSaid?: boolean }).redisServerMissingSaid === true
@@ -40,7 +43,7 @@ const launch = async (port: number, password?: string): Promise<Subprocess> => {
   }
   const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
   if (password !== undefined) args.push("--requirepass", password)
-  const proc = Bun.spawn(["redis-server", ...args], { stdout: "ignore", stderr: "ignore" })
+  const proc = spawn(["redis-server", ...args], { stdout: "ignore", stderr: "ignore" }, until)
   const deadline = Date.now() + 5_000
   while (Date.now() < deadline) {
     const ok = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data: () => {} } }).then(
@@ -58,7 +61,9 @@ const launch = async (port: number, password?: string): Promise<Subprocess> => {
 /** With `password`, redis-server requires it (--requirepass) and `client` sends it. */
 export const startRedis = async (password?: string): Promise<RedisServer> => {
   const port = freePort()
-  let proc = await launch(port, password)
+  // a restart, even by a test, serves whoever started it: the file's later tests, or only this test
+  const until = startedNow()
+  let proc = await launch(port, until, password)
   const client = new Redis(port, "127.0.0.1", {
     lazyConnect: false,
     retryStrategy: () => 50,
@@ -67,6 +72,7 @@ export const startRedis = async (password?: string): Promise<RedisServer> => {
   client.on("error", () => {})
   return {
     port,
+    pid: () => proc.pid,
     url: `redis://127.0.0.1:${port}`,
     client,
     pause: () => proc.kill("SIGSTOP"),
@@ -76,7 +82,7 @@ export const startRedis = async (password?: string): Promise<RedisServer> => {
       await proc.exited
     },
     restart: async () => {
-      proc = await launch(port, password)
+      proc = await launch(port, until, password)
     },
     stop: async () => {
       client.disconnect()

@@ -4,6 +4,8 @@ import { connect, type Socket } from "node:net"
 export interface RawAnswer {
   /** The status of the first final response, or undefined when none came. */
   readonly status: number | undefined
+  /** The statuses of the interim (1xx) responses before it, such as 100 Continue. */
+  readonly interim: ReadonlyArray<number>
   readonly headers: Headers
   readonly body: string
   /** Whether the server closed the connection before the timeout. */
@@ -14,9 +16,13 @@ export interface RawAnswer {
 
 const parse = (bytes: Buffer, closed: boolean, elapsedMs: number): RawAnswer => {
   let text = bytes.toString("latin1")
-  while (/^HTTP\/1\.1 1\d\d /.test(text)) text = text.slice(text.indexOf("\r\n\r\n") + 4) // 100 Continue
+  const interim: Array<number> = []
+  while (/^HTTP\/1\.1 1\d\d /.test(text)) {
+    interim.push(Number(text.slice(9, 12)))
+    text = text.slice(text.indexOf("\r\n\r\n") + 4)
+  }
   const end = text.indexOf("\r\n\r\n")
-  if (end === -1) return { status: undefined, headers: new Headers(), body: "", closed, elapsedMs }
+  if (end === -1) return { status: undefined, interim, headers: new Headers(), body: "", closed, elapsedMs }
   const [statusLine = "", ...lines] = text.slice(0, end).split("\r\n")
   const headers = new Headers()
   for (const line of lines) {
@@ -38,7 +44,8 @@ const parse = (bytes: Buffer, closed: boolean, elapsedMs: number): RawAnswer => 
     }
     raw = Buffer.concat(parts)
   }
-  return { status: Number(statusLine.split(" ")[1]), headers, body: raw.toString("utf8"), closed, elapsedMs }
+  const status = Number(statusLine.split(" ")[1])
+  return { status, interim, headers, body: raw.toString("utf8"), closed, elapsedMs }
 }
 
 /** A connection you write to piece by piece; `answer` resolves when the server closes it or at the timeout. */
@@ -65,6 +72,8 @@ export const open = (port: number, timeoutMs = 5_000) => {
       await new Promise<void>((resolve) => socket.write(data, () => resolve()))
     },
     answer,
+    /** What the server has sent so far, as text. */
+    received: () => Buffer.concat(chunks).toString("latin1"),
     destroy: () => socket.destroy()
   }
 }

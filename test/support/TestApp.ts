@@ -2,7 +2,7 @@
  * The real HttpApi application in process (`HttpRouter.toWebHandler`), with the real edge middleware and real
  * services, configured through a map of variables instead of the environment.
  */
-import { Clock, Console, Effect, Layer, References } from "effect"
+import { Clock, ConfigProvider, Console, Effect, Layer, Metric, References } from "effect"
 import type { LogLevel } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { AppConfig, type Env } from "../../src/Config.ts"
@@ -10,7 +10,8 @@ import { ToolsApi } from "../../src/Api.ts"
 import { HttpLive, makeHttp } from "../../src/Http.ts"
 import { LoggerLive } from "../../src/Observability/Logger.ts"
 import { OtlpLive } from "../../src/Observability/Otlp.ts"
-import { ApiRoutes } from "../../src/Http/Routes.ts"
+import { ApiRoutes, pathOf } from "../../src/Http/Routes.ts"
+import { Metrics } from "../../src/Observability/Metrics.ts"
 import { ApiKeyStore } from "../../src/Services/ApiKeyStore.ts"
 import { Drain } from "../../src/Services/Drain.ts"
 import { makeMemoryStore } from "../../src/RateLimit/MemoryStore.ts"
@@ -82,11 +83,15 @@ export const makeTestApp = (options: TestAppOptions = {}) => {
       )
     )
   )
-  const config = AppConfig.fromEnv(options.env ?? {})
+  // the variables, for AppConfig and for the layers that read their own (the parse cache)
+  const config = AppConfig.layer.pipe(
+    Layer.provideMerge(ConfigProvider.layer(ConfigProvider.fromEnvRecord(options.env ?? {})))
+  )
   const services = Layer.mergeAll(
     ApiKeyStore.fromKeys(options.keys ?? [KEY, OTHER_KEY]),
     Layer.succeed(RateLimiter, limiter),
-    Layer.succeed(Drain, drain)
+    Layer.succeed(Drain, drain),
+    Metrics.layer
   ).pipe(Layer.provideMerge(config))
   const app =
     options.served?.app ??
@@ -98,14 +103,19 @@ export const makeTestApp = (options: TestAppOptions = {}) => {
     Layer.provide(HttpServer.layerServices),
     // Merged, not only provided: the handler runs each request in the context the layer outputs.
     Layer.provideMerge(
-      OtlpLive.pipe(Layer.provideMerge(options.served?.routes ?? ApiRoutes.layer(ToolsApi)), Layer.provide(config))
+      Layer.unwrap(ApiRoutes.useSync((routes) => OtlpLive((url) => routes.routeOf(pathOf(url))))).pipe(
+        Layer.provideMerge(options.served?.routes ?? ApiRoutes.layer(ToolsApi)),
+        Layer.provide(config)
+      )
     ),
     Layer.provideMerge(options.clock === undefined ? Layer.empty : Layer.succeed(Clock.Clock, options.clock)),
     Layer.provideMerge(
       options.logs === undefined
         ? Layer.succeed(References.MinimumLogLevel, options.logLevel ?? "None")
         : capturedLogs(options.logs).pipe(Layer.provide(config))
-    )
+    ),
+    // each app counts in a registry of its own: /metrics shows this app's requests, and tests do not share counts
+    Layer.provideMerge(Layer.succeed(Metric.MetricRegistry, new Map()))
   )
   const { dispose, handler } = HttpRouter.toWebHandler(layer, { disableLogger: true })
 

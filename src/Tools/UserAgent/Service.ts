@@ -3,8 +3,9 @@
 import { Context, Effect, Layer } from "effect"
 import { readFile } from "node:fs/promises"
 import trafficFile from "../../../node_modules/user-agents/dist/user-agents.json" with { type: "file" }
-import { AppConfig } from "../../Config.ts"
+import { type InvalidConfig, uaCacheSize } from "../../Config.ts"
 import type { InvalidRequest } from "../../Errors.ts"
+import { Metrics } from "../../Observability/Metrics.ts"
 import { hasClientHints } from "./ClientHints.ts"
 import type { UserAgentInfo } from "./Schemas.ts"
 import { Slicer } from "./Slicer.ts"
@@ -13,7 +14,7 @@ import type { Lookup } from "./device/Lookup.ts"
 import { checkCombination, type GenerateOptions, invalid } from "./generate/Combinations.ts"
 import { buildPools, generate, type Pools, seeded } from "./generate/Pools.ts"
 import { trafficEntries } from "./generate/Traffic.ts"
-import { countHit, countMiss, makeParseCache } from "./parse/Cache.ts"
+import { makeParseCache } from "./parse/Cache.ts"
 import { parseUserAgent } from "./parse/Normalise.ts"
 
 export type GenerateRequestOptions = GenerateOptions & { readonly seed?: number | undefined }
@@ -49,17 +50,18 @@ const check = (options: GenerateRequestOptions, count = 1): InvalidRequest | und
 
 export class UserAgents extends Context.Service<UserAgents>()("app/UserAgents", {
   make: Effect.gen(function* () {
-    const size = (yield* AppConfig).uaCacheSize
+    const size = yield* uaCacheSize
     const cache = size > 0 ? makeParseCache(size) : undefined
     const { pause: slice } = yield* Slicer
     const devices = yield* DeviceDatabase
+    const metrics = yield* Metrics
 
     const cacheable = (headers?: Headers) => cache !== undefined && !hasClientHints(headers)
     const parseNow = (identify: Lookup, userAgent: string, headers?: Headers) => {
       const info = safeParse(identify, userAgent, headers)
       if (cacheable(headers)) {
         cache?.set(userAgent, info)
-        countMiss()
+        metrics.countCacheMiss()
       }
       return info
     }
@@ -67,7 +69,7 @@ export class UserAgents extends Context.Service<UserAgents>()("app/UserAgents", 
     const parse = (userAgent: string, headers?: Headers): Effect.Effect<UserAgentInfo> =>
       Effect.suspend(() => {
         const hit = cacheable(headers) ? cache?.get(userAgent) : undefined
-        if (hit !== undefined) countHit()
+        if (hit !== undefined) metrics.countCacheHit()
         return hit !== undefined
           ? Effect.succeed(hit)
           : Effect.andThen(
@@ -110,7 +112,7 @@ export class UserAgents extends Context.Service<UserAgents>()("app/UserAgents", 
     }
   })
 }) {
-  static readonly layer: Layer.Layer<UserAgents, DeviceDataUnreadable, AppConfig> = Layer.effect(
+  static readonly layer: Layer.Layer<UserAgents, DeviceDataUnreadable | InvalidConfig, Metrics> = Layer.effect(
     UserAgents,
     UserAgents.make
   ).pipe(Layer.provide(DeviceDatabase.layer), Layer.provide(Slicer.layer))

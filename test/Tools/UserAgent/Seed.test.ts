@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, test } from "bun:test"
 import { Effect, Layer, Random } from "effect"
 import * as fc from "fast-check"
-import { AppConfig } from "../../../src/Config.ts"
+import { Metrics } from "../../../src/Observability/Metrics.ts"
 import { seeded } from "../../../src/Tools/UserAgent/generate/Pools.ts"
 import { UserAgents } from "../../../src/Tools/UserAgent/Service.ts"
 import { json, makeTestApp, UA_PATH } from "../../support/TestApp.ts"
@@ -68,7 +68,7 @@ describe("a list with a seed (the command line's generate)", () => {
           (yield* userAgents.generateMany({ seed: 4294967338 }, 3))[0]?.userAgent,
           (yield* userAgents.generateMany({ seed: 42 }, 3))[0]?.userAgent
         ]
-      }).pipe(Effect.provide(UserAgents.layer.pipe(Layer.provide(AppConfig.fromEnv({})))))
+      }).pipe(Effect.provide(UserAgents.layer.pipe(Layer.provide(Metrics.layer))))
     )
     expect(first).toBe(single)
     expect(first).not.toBe(other)

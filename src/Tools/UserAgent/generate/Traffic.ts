@@ -32,9 +32,14 @@ const scanner = (text: string, found: (json: string) => void) => {
         else if (c === QUOTE) inString = false
       } else if (c === QUOTE) inString = true
       else if (c === OPEN) {
-        if (++depth === 2) start = i
+        depth++
+        if (depth === 2) start = i
       } else if (c === CLOSE) {
-        if (--depth === 1 && start !== -1) (found(text.slice(start, i + 1)), (start = -1))
+        depth--
+        if (depth === 1 && start !== -1) {
+          found(text.slice(start, i + 1))
+          start = -1
+        }
       } else if (c === OPEN_ARRAY && depth === 0) depth = 1
     }
     at = Math.max(at, end)

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test"
 import { Effect, Layer, Random, Result } from "effect"
 import * as fc from "fast-check"
 import UserAgent from "user-agents"
-import { AppConfig } from "../../../../src/Config.ts"
+import { Metrics } from "../../../../src/Observability/Metrics.ts"
 import type { InvalidRequest } from "../../../../src/Errors.ts"
 import type { BrowserFamily, DeviceFamily, OsFamily } from "../../../../src/Tools/UserAgent/Families.ts"
 import type { UserAgentInfo } from "../../../../src/Tools/UserAgent/Schemas.ts"
@@ -82,7 +82,7 @@ describe("combinations", () => {
     test(`${JSON.stringify(options)} is an InvalidRequest naming ${path}`, async () => {
       const result = await Effect.runPromise(
         Effect.flatMap(UserAgents, (ua) => Effect.result(ua.generate({ ...options, seed: 1 }))).pipe(
-          Effect.provide(UserAgents.layer.pipe(Layer.provide(AppConfig.fromEnv({}))))
+          Effect.provide(UserAgents.layer.pipe(Layer.provide(Metrics.layer)))
         )
       )
       if (Result.isSuccess(result)) throw new Error("expected an error")

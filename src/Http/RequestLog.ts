@@ -1,4 +1,5 @@
-// The request's one log line, from the facts the edge provides for that request (`CurrentRequest`).
+// The request's one log line, from the facts the edge provides for that request (`CurrentRequest`). Not
+// HttpMiddleware.logger: its line has no request id, no caller and no clipped path, which operators search by.
 import { Context, Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { clip } from "./Clip.ts"

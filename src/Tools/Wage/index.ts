@@ -13,7 +13,7 @@ export const WageHandlers = HttpApiBuilder.group(
     const estimator = yield* Estimator
     return handlers.handle("wageEstimator", ({ payload }) =>
       Effect.map(estimator.estimate(payload), (estimates) => {
-        const response: WageResponse = { success: true, estimates, assumptions }
+        const response: typeof WageResponse.Type = { success: true, estimates, assumptions }
         // written unencoded, as the user-agent tool's answers are (its index.ts says why)
         return HttpServerResponse.jsonUnsafe(response)
       })

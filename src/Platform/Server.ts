@@ -20,9 +20,8 @@ const DrainOnShutdown = Layer.effectDiscard(
   Drain.use((drain) =>
     Effect.addFinalizer(() =>
       Effect.gen(function* () {
-        yield* Effect.logInfo("Shutting down: finishing in-flight requests").pipe(
-          Effect.annotateLogs("inFlight", drain.inFlight())
-        )
+        const inFlight = yield* drain.inFlight
+        yield* Effect.logInfo("Shutting down: finishing in-flight requests").pipe(Effect.annotateLogs("inFlight", inFlight))
         const unfinished = yield* drain.drain()
         yield* Effect.logInfo("Stopped").pipe(Effect.annotateLogs("unfinished", unfinished))
       })

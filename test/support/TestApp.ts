@@ -2,7 +2,7 @@
  * The real HttpApi application in process (`HttpRouter.toWebHandler`), with the real edge middleware and real
  * services, configured through a map of variables instead of the environment.
  */
-import { Clock, ConfigProvider, Console, Effect, Layer, Metric, References } from "effect"
+import { Clock, ConfigProvider, Console, Context, Effect, Exit, Layer, Metric, References, Scope } from "effect"
 import type { LogLevel } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { AppConfig, type Env } from "../../src/Config.ts"
@@ -67,12 +67,9 @@ const capturedLogs = (lines: Array<string>) =>
   )
 
 export const makeTestApp = (options: TestAppOptions = {}) => {
-  const drain = Effect.runSync(
-    Effect.provide(
-      Drain.useSync((drain) => drain),
-      Drain.layer
-    )
-  )
+  // the drain's requests live as long as the app: its scope closes after the app's
+  const drainScope = Scope.makeUnsafe()
+  const drain = Context.get(Effect.runSync(Layer.buildWithScope(Drain.layer, drainScope)), Drain)
   const buckets = makeMemoryStore(options.maxEntries)
   const limiter = Effect.runSync(
     Effect.provide(
@@ -117,7 +114,12 @@ export const makeTestApp = (options: TestAppOptions = {}) => {
     // each app counts in a registry of its own: /metrics shows this app's requests, and tests do not share counts
     Layer.provideMerge(Layer.succeed(Metric.MetricRegistry, new Map()))
   )
-  const { dispose, handler } = HttpRouter.toWebHandler(layer, { disableLogger: true })
+  const web = HttpRouter.toWebHandler(layer, { disableLogger: true })
+  const { handler } = web
+  const dispose = async () => {
+    await web.dispose()
+    await Effect.runPromise(Scope.close(drainScope, Exit.void))
+  }
 
   const request = (path: string, init: RequestInit = {}) => handler(new Request(`http://localhost${path}`, init))
 

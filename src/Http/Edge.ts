@@ -129,7 +129,8 @@ export const EdgeLive = HttpRouter.middleware(
           drain.track,
           Effect.matchCauseEffect(Effect.provideService(httpEffect, CurrentRequest, facts), {
             onSuccess: (response) => finish(response, cors),
-            onFailure: (cause) => Effect.flatMap(answer(routes, request, requestId, cause), (response) => finish(response, cors))
+            onFailure: (cause) =>
+              Effect.flatMap(answer(routes, request, requestId, cause), (response) => finish(response, cors))
           })
         )
       })

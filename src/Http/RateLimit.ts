@@ -4,7 +4,6 @@ import { HttpEffect, HttpServerResponse } from "effect/http"
 import { BatchTokens, CurrentCaller, RateLimit } from "../Api.ts"
 import { InvalidRequest, RateLimited } from "../Errors.ts"
 import { Metrics } from "../Observability/Metrics.ts"
-import { TracedSteps } from "../Observability/Tracing.ts"
 import * as RateLimitHeaders from "../RateLimit/Headers.ts"
 import { RateLimiter } from "../RateLimit/Limiter.ts"
 
@@ -14,26 +13,30 @@ export const respondWith = (headers: Record<string, string>) =>
     Effect.succeed(HttpServerResponse.setHeaders(response, headers))
   )
 
+/** A span's name says where it is: no stack trace, which costs an `Error` a span even with tracing off. */
+export const UNTRACED = { captureStackTrace: false } as const
+
 export const seconds = (n: number) => `${n} second${n === 1 ? "" : "s"}`
 
 export const RateLimitLive = Layer.effect(
   RateLimit,
   Effect.gen(function* () {
     const limiter = yield* RateLimiter
-    const traced = yield* TracedSteps
     const metrics = yield* Metrics
 
     // `needs`: what the message adds for a batch's further tokens
     const take = (caller: CurrentCaller["Service"], tokens: number, needs = "") =>
-      Effect.flatMap(traced.span("rate-limit", limiter.take(caller.bucket, tokens, caller.limit)), (decision) =>
-        Effect.clockWith((clock) => {
-          metrics.countKeyRequest(caller.id, decision.allowed)
-          const headers = respondWith(RateLimitHeaders.headersOf(decision, clock.currentTimeMillisUnsafe()))
-          if (decision.allowed) return headers
-          metrics.countRateLimited("key")
-          const message = `Rate limit of ${decision.limit} requests per minute exceeded${needs}; retry in ${seconds(decision.retryAfterSeconds)}`
-          return Effect.andThen(headers, new RateLimited({ message, retryAfterSeconds: decision.retryAfterSeconds }))
-        })
+      Effect.flatMap(
+        Effect.withSpan(limiter.take(caller.bucket, tokens, caller.limit), "rate-limit", UNTRACED),
+        (decision) =>
+          Effect.clockWith((clock) => {
+            metrics.countKeyRequest(caller.id, decision.allowed)
+            const headers = respondWith(RateLimitHeaders.headersOf(decision, clock.currentTimeMillisUnsafe()))
+            if (decision.allowed) return headers
+            metrics.countRateLimited("key")
+            const message = `Rate limit of ${decision.limit} requests per minute exceeded${needs}; retry in ${seconds(decision.retryAfterSeconds)}`
+            return Effect.andThen(headers, new RateLimited({ message, retryAfterSeconds: decision.retryAfterSeconds }))
+          })
       )
 
     const batchTokens = (caller: CurrentCaller["Service"]) => {
@@ -52,7 +55,7 @@ export const RateLimitLive = Layer.effect(
     return RateLimit.of((httpEffect, { endpoint }) =>
       Effect.contextWith((context: Context.Context<CurrentCaller>) => {
         const caller = Context.get(context, CurrentCaller)
-        const handled = traced.span(`tool ${endpoint.identifier}`, httpEffect)
+        const handled = Effect.withSpan(httpEffect, `tool ${endpoint.identifier}`, UNTRACED)
         return Effect.andThen(take(caller, 1), Effect.provideService(handled, BatchTokens, batchTokens(caller)))
       })
     )

@@ -5,12 +5,13 @@ import { Authentication, CurrentCaller } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
 import { RateLimited, Unauthorized } from "../Errors.ts"
 import { Metrics } from "../Observability/Metrics.ts"
+import * as Tracing from "../Observability/Tracing.ts"
 import * as RateLimitHeaders from "../RateLimit/Headers.ts"
 import { RateLimiter } from "../RateLimit/Limiter.ts"
 import { ApiKeyStore } from "../Services/ApiKeyStore.ts"
 import { clientAddress, PeerAddress } from "./ClientAddress.ts"
 import { CurrentRequest } from "./RequestLog.ts"
-import { respondWith, seconds, UNTRACED } from "./RateLimit.ts"
+import { respondWith, seconds } from "./RateLimit.ts"
 
 const REALM = 'Bearer realm="tools-api"'
 
@@ -28,7 +29,7 @@ export const AuthenticationLive = Layer.effect(
         const request = yield* HttpServerRequest.HttpServerRequest
         const peer = (yield* PeerAddress)(request)
         const address = clientAddress(request, peer, trustProxy)
-        const decision = yield* Effect.withSpan(limiter.recordAuthFailure(address), "rate-limit auth-failure", UNTRACED)
+        const decision = yield* Tracing.withSpan(limiter.recordAuthFailure(address), "rate-limit auth-failure")
         if (decision.allowed) {
           yield* respondWith({ "www-authenticate": keySent ? `${REALM}, error="invalid_token"` : REALM })
           const message = keySent

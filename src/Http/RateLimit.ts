@@ -4,6 +4,7 @@ import { HttpEffect, HttpServerResponse } from "effect/http"
 import { BatchTokens, CurrentCaller, RateLimit } from "../Api.ts"
 import { InvalidRequest, RateLimited } from "../Errors.ts"
 import { Metrics } from "../Observability/Metrics.ts"
+import * as Tracing from "../Observability/Tracing.ts"
 import * as RateLimitHeaders from "../RateLimit/Headers.ts"
 import { RateLimiter } from "../RateLimit/Limiter.ts"
 
@@ -12,9 +13,6 @@ export const respondWith = (headers: Record<string, string>) =>
   HttpEffect.appendPreResponseHandler((_request, response) =>
     Effect.succeed(HttpServerResponse.setHeaders(response, headers))
   )
-
-/** A span's name says where it is: no stack trace, which costs an `Error` a span even with tracing off. */
-export const UNTRACED = { captureStackTrace: false } as const
 
 export const seconds = (n: number) => `${n} second${n === 1 ? "" : "s"}`
 
@@ -26,17 +24,15 @@ export const RateLimitLive = Layer.effect(
 
     // `needs`: what the message adds for a batch's further tokens
     const take = (caller: CurrentCaller["Service"], tokens: number, needs = "") =>
-      Effect.flatMap(
-        Effect.withSpan(limiter.take(caller.bucket, tokens, caller.limit), "rate-limit", UNTRACED),
-        (decision) =>
-          Effect.clockWith((clock) => {
-            metrics.countKeyRequest(caller.id, decision.allowed)
-            const headers = respondWith(RateLimitHeaders.headersOf(decision, clock.currentTimeMillisUnsafe()))
-            if (decision.allowed) return headers
-            metrics.countRateLimited("key")
-            const message = `Rate limit of ${decision.limit} requests per minute exceeded${needs}; retry in ${seconds(decision.retryAfterSeconds)}`
-            return Effect.andThen(headers, new RateLimited({ message, retryAfterSeconds: decision.retryAfterSeconds }))
-          })
+      Effect.flatMap(Tracing.withSpan(limiter.take(caller.bucket, tokens, caller.limit), "rate-limit"), (decision) =>
+        Effect.clockWith((clock) => {
+          metrics.countKeyRequest(caller.id, decision.allowed)
+          const headers = respondWith(RateLimitHeaders.headersOf(decision, clock.currentTimeMillisUnsafe()))
+          if (decision.allowed) return headers
+          metrics.countRateLimited("key")
+          const message = `Rate limit of ${decision.limit} requests per minute exceeded${needs}; retry in ${seconds(decision.retryAfterSeconds)}`
+          return Effect.andThen(headers, new RateLimited({ message, retryAfterSeconds: decision.retryAfterSeconds }))
+        })
       )
 
     const batchTokens = (caller: CurrentCaller["Service"]) => {
@@ -55,7 +51,7 @@ export const RateLimitLive = Layer.effect(
     return RateLimit.of((httpEffect, { endpoint }) =>
       Effect.contextWith((context: Context.Context<CurrentCaller>) => {
         const caller = Context.get(context, CurrentCaller)
-        const handled = Effect.withSpan(httpEffect, `tool ${endpoint.identifier}`, UNTRACED)
+        const handled = Tracing.withSpan(httpEffect, `tool ${endpoint.identifier}`)
         return Effect.andThen(take(caller, 1), Effect.provideService(handled, BatchTokens, batchTokens(caller)))
       })
     )

@@ -1,7 +1,5 @@
-/**
- * Requests in flight are their fibers in a `FiberSet`. Kept beside it: the draining flag, as a set has no state that
- * refuses new fibers while letting its own finish (closing it interrupts them).
- */
+// Requests in flight are their fibers in a FiberSet; a flag marks draining, as a set refuses new fibers only once closed,
+// and closing it interrupts the ones running.
 import { Context, Duration, Effect, FiberSet, Layer } from "effect"
 
 export class Drain extends Context.Service<
@@ -24,7 +22,7 @@ export class Drain extends Context.Service<
       const inFlight = FiberSet.size(requests)
       return Drain.of({
         isDraining: () => draining,
-        track: Effect.withFiber((fiber) => Effect.sync(() => FiberSet.addUnsafe(requests, fiber))),
+        track: Effect.withFiber((fiber) => FiberSet.add(requests, fiber)),
         inFlight,
         drain: Effect.fn("Drain.drain")(function* (deadline: Duration.Input = "10 seconds") {
           draining = true

@@ -1,9 +1,10 @@
 /**
  * `bun bench/spanCost.ts [rounds]`: what the request path's tracing costs with tracing off (no trace exporter,
  * `References.TracerEnabled` false), against the same steps without it: the key id on the request's span and the two
- * child spans (rate limit, tool), each step a `Effect.succeed`. Rounds alternate; prints ns a request (min, median).
+ * child spans (rate limit, tool), each step a `Effect.succeed`; the service's `Tracing.withSpan` reads the switch first. Rounds alternate; prints ns a request (min, median).
  */
 import { Effect, References } from "effect"
+import * as Tracing from "../src/Observability/Tracing.ts"
 
 const UNTRACED = { captureStackTrace: false } as const
 const N = 100_000
@@ -17,20 +18,17 @@ const spanned = (options?: typeof UNTRACED) =>
     Effect.andThen(Effect.withSpan(step, "rate-limit", options), Effect.withSpan(step, "tool wageEstimator", options))
   )
 
-/** The span only when `References.TracerEnabled` says tracing is on: one context read. */
-const whenTracing = <A, E, R>(effect: Effect.Effect<A, E, R>, name: string) =>
-  Effect.flatMap(References.TracerEnabled, (enabled) => (enabled ? Effect.withSpan(effect, name, UNTRACED) : effect))
 const guarded = () =>
   Effect.andThen(
     Effect.annotateCurrentSpan("tools_api.key_id", "key_0123abcd"),
-    Effect.andThen(whenTracing(step, "rate-limit"), whenTracing(step, "tool wageEstimator"))
+    Effect.andThen(Tracing.withSpan(step, "rate-limit"), Tracing.withSpan(step, "tool wageEstimator"))
   )
 
 const targets: ReadonlyArray<readonly [string, () => Effect.Effect<number>]> = [
   ["no spans", bare],
   ["withSpan, tracing off", () => spanned(UNTRACED)],
   ["withSpan with stack trace, tracing off", () => spanned()],
-  ["withSpan behind TracerEnabled, tracing off", guarded]
+  ["Tracing.withSpan (the switch read first)", guarded]
 ]
 
 const time = (make: () => Effect.Effect<number>) => {

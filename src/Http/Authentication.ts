@@ -5,7 +5,7 @@ import { Authentication, CurrentCaller } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
 import { RateLimited, Unauthorized } from "../Errors.ts"
 import { Metrics } from "../Observability/Metrics.ts"
-import { TracedSteps } from "../Observability/Tracing.ts"
+import * as Tracing from "../Observability/Tracing.ts"
 import * as RateLimitHeaders from "../RateLimit/Headers.ts"
 import { RateLimiter } from "../RateLimit/Limiter.ts"
 import { ApiKeyStore } from "../Services/ApiKeyStore.ts"
@@ -21,7 +21,6 @@ export const AuthenticationLive = Layer.effect(
     const keys = yield* ApiKeyStore
     const limiter = yield* RateLimiter
     const { trustProxy } = yield* AppConfig
-    const traced = yield* TracedSteps
     const metrics = yield* Metrics
 
     const refuse = (keySent: boolean) =>
@@ -29,10 +28,8 @@ export const AuthenticationLive = Layer.effect(
         metrics.countAuthFailure()
         const request = yield* HttpServerRequest.HttpServerRequest
         const peer = (yield* PeerAddress)(request)
-        const decision = yield* traced.span(
-          "rate-limit auth-failure",
-          limiter.recordAuthFailure(clientAddress(request, peer, trustProxy))
-        )
+        const address = clientAddress(request, peer, trustProxy)
+        const decision = yield* Tracing.withSpan(limiter.recordAuthFailure(address), "rate-limit auth-failure")
         if (decision.allowed) {
           yield* respondWith({ "www-authenticate": keySent ? `${REALM}, error="invalid_token"` : REALM })
           const message = keySent
@@ -54,7 +51,8 @@ export const AuthenticationLive = Layer.effect(
         const key = Redacted.value(credential)
         const caller = key === "" ? undefined : keys.authenticate(key)
         if (caller === undefined) return refuse(key !== "")
-        const admitted = Effect.provideService(traced.caller(caller.id, httpEffect), CurrentCaller, caller)
+        const annotated = Effect.andThen(Effect.annotateCurrentSpan("tools_api.key_id", caller.id), httpEffect)
+        const admitted = Effect.provideService(annotated, CurrentCaller, caller)
         // the edge provides the request's facts; a test of this middleware alone runs without them
         return Effect.flatMap(Effect.serviceOption(CurrentRequest), (facts) => {
           if (Option.isSome(facts)) facts.value.noteCaller(caller.id)

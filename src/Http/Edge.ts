@@ -124,18 +124,15 @@ export const EdgeLive = HttpRouter.middleware(
             ? undefined
             : preflight(corsOrigins, routes, request.method, pathOf(request.url), request.headers)
         if (answered !== undefined) return finish(answered, undefined)
-        return Effect.flatMap(Effect.fiber, (fiber) => {
-          // At the drain deadline, a request still running is interrupted and answered 503.
-          const entry = drain.enter(() => fiber.interruptUnsafe())
-          const respond = (response: HttpServerResponse.HttpServerResponse) => {
-            drain.leave(entry)
-            return finish(response, cors)
-          }
-          return Effect.matchCauseEffect(Effect.provideService(httpEffect, CurrentRequest, facts), {
-            onSuccess: respond,
-            onFailure: (cause) => Effect.flatMap(answer(routes, request, requestId, cause), respond)
+        // Counted until its fiber ends; at the drain deadline a request still running is interrupted and answered 503.
+        return Effect.andThen(
+          drain.track,
+          Effect.matchCauseEffect(Effect.provideService(httpEffect, CurrentRequest, facts), {
+            onSuccess: (response) => finish(response, cors),
+            onFailure: (cause) =>
+              Effect.flatMap(answer(routes, request, requestId, cause), (response) => finish(response, cors))
           })
-        })
+        )
       })
   }),
   { global: true }

@@ -4,7 +4,7 @@ import { HttpEffect, HttpServerResponse } from "effect/http"
 import { BatchTokens, CurrentCaller, RateLimit } from "../Api.ts"
 import { InvalidRequest, RateLimited } from "../Errors.ts"
 import { Metrics } from "../Observability/Metrics.ts"
-import { TracedSteps } from "../Observability/Tracing.ts"
+import * as Tracing from "../Observability/Tracing.ts"
 import * as RateLimitHeaders from "../RateLimit/Headers.ts"
 import { RateLimiter } from "../RateLimit/Limiter.ts"
 
@@ -20,12 +20,11 @@ export const RateLimitLive = Layer.effect(
   RateLimit,
   Effect.gen(function* () {
     const limiter = yield* RateLimiter
-    const traced = yield* TracedSteps
     const metrics = yield* Metrics
 
     // `needs`: what the message adds for a batch's further tokens
     const take = (caller: CurrentCaller["Service"], tokens: number, needs = "") =>
-      Effect.flatMap(traced.span("rate-limit", limiter.take(caller.bucket, tokens, caller.limit)), (decision) =>
+      Effect.flatMap(Tracing.withSpan(limiter.take(caller.bucket, tokens, caller.limit), "rate-limit"), (decision) =>
         Effect.clockWith((clock) => {
           metrics.countKeyRequest(caller.id, decision.allowed)
           const headers = respondWith(RateLimitHeaders.headersOf(decision, clock.currentTimeMillisUnsafe()))
@@ -52,7 +51,7 @@ export const RateLimitLive = Layer.effect(
     return RateLimit.of((httpEffect, { endpoint }) =>
       Effect.contextWith((context: Context.Context<CurrentCaller>) => {
         const caller = Context.get(context, CurrentCaller)
-        const handled = traced.span(`tool ${endpoint.identifier}`, httpEffect)
+        const handled = Tracing.withSpan(httpEffect, `tool ${endpoint.identifier}`)
         return Effect.andThen(take(caller, 1), Effect.provideService(handled, BatchTokens, batchTokens(caller)))
       })
     )

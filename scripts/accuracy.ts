@@ -5,10 +5,15 @@
  * ("rules"), per field and per label value, with the difference in points; a field below the library is marked.
  * See scripts/README.md for how to read them.
  */
+import { Effect } from "effect"
 import { isbot } from "isbot"
 import type { UserAgentInfo } from "../src/Tools/UserAgent/Schemas.ts"
 import { parseUserAgent } from "../src/Tools/UserAgent/parse/Normalise.ts"
+import { loadLookups } from "../src/Tools/UserAgent/device/Database.ts"
 import { type Corpus, defaultCorpora, type Labelled, readJsonLines } from "./corpora.ts"
+
+// the service's answer: with the device database, whose class decides the type of a device it names
+const { identify } = await Effect.runPromise(loadLookups)
 
 type Field = "browser" | "os" | "deviceType" | "bot"
 const fields: ReadonlyArray<Field> = ["browser", "os", "deviceType", "bot"]
@@ -54,7 +59,7 @@ const measure = (cases: ReadonlyArray<Labelled>): Measured => {
   }
   for (const c of cases) {
     const raw = parseUserAgent(c.ua, undefined, { rules: false })
-    const refined = parseUserAgent(c.ua)
+    const refined = parseUserAgent(c.ua, undefined, { devices: identify })
     for (const field of fields) {
       const label = c[field]
       if (label === undefined || label === null) continue

@@ -14,15 +14,21 @@
  * read (devicePatternCost.ts) and fails if one costs more than the bound.
  */
 import { createHash } from "node:crypto"
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
-import type { DeviceData } from "../src/Tools/UserAgent/device/Data.ts"
-import { branches, fileTexts, filingData, spread, toJson } from "./deviceData/PatternFiling.ts"
+import { type BrandModels, type DeviceIndex, type ModelNames, sumOf } from "../src/Tools/UserAgent/device/Data.ts"
+import { modelName, plainName } from "../src/Tools/UserAgent/device/Patterns.ts"
+import { tablesOf } from "../src/Tools/UserAgent/device/PatternIndex.ts"
+import { branches, fileTexts, filingData, spread, tablesData, toJson } from "./deviceData/PatternFiling.ts"
 import { checkPatternCosts, costLines } from "./devicePatternCost.ts"
 
 const outAt = process.argv.indexOf("--out")
 const OUT = outAt === -1 ? new URL("../generated/devices.data", import.meta.url).pathname : process.argv[outAt + 1]!
+// the sum the service checks at start (device/Data.ts's sumOf): devices.sum beside devices.data
+const SUM = `${OUT.replace(/\.data$/, "")}.sum`
 const PACKAGE = "node-device-detector"
+// a model's name that a string may give alone: three characters or more, a letter among them ("Fire Phone", not "K")
+const NAMED = /^(?=.*[a-z]).{3,}/
 // an alternative longer than this is spread into pieces (PatternFiling.ts)
 const LONG = 256
 
@@ -30,6 +36,7 @@ interface ModelEntry {
   readonly regex: string
   readonly model?: string
   readonly brand?: string
+  readonly device?: string
 }
 interface BrandEntry extends ModelEntry {
   readonly models?: ReadonlyArray<ModelEntry>
@@ -54,10 +61,12 @@ const stamp = [
   .digest("hex")
   .slice(0, 16)
 
-// a file that does not parse (cut short, damaged) is written again
+// a file that does not parse or whose sum differs (cut short, damaged) is written again
 const current = (): boolean => {
   try {
-    return existsSync(OUT) && JSON.parse(readFileSync(OUT, "utf8")).stamp === stamp
+    const bytes = readFileSync(OUT)
+    const firstLine = bytes.subarray(0, bytes.indexOf(10)).toString("latin1")
+    return readFileSync(SUM, "latin1") === sumOf(bytes) && JSON.parse(firstLine).stamp === stamp
   } catch {
     return false
   }
@@ -91,6 +100,25 @@ const parsers: ReadonlyArray<readonly [string, number]> = [
 ]
 
 const brands = parsers.flatMap(([file, gate]) => brandsOf(file).map(([name, entry]) => ({ name, gate, entry })))
+// Matomo's device classes ("smartphone", "tablet", "tv"...): a brand's, and a model's where it differs
+const classes = [
+  ...new Set(brands.flatMap(({ entry }) => [entry.device, ...(entry.models ?? []).map((m) => m.device)]))
+].filter((name): name is string => name !== undefined)
+const classOf = (name: string | undefined): number => (name === undefined ? -1 : classes.indexOf(name))
+// the models' own names (a template without groups), each where one brand alone gives it: a string that names its
+// device so ("Fire Phone") but no brand or code the patterns know still finds it
+const byName = new Map<string, Array<{ vendor: string; name: string; kind: string | undefined }>>()
+brands.forEach(({ name, entry }) =>
+  (entry.models ?? []).forEach((model) => {
+    if (model.model === undefined || model.model.includes("$")) return
+    const [key, vendor] = [plainName(model.model), model.brand ?? name]
+    const owners = byName.get(key) ?? []
+    const found = { vendor, name: modelName(model.model, []), kind: model.device ?? entry.device }
+    if (!owners.some((owner) => owner.vendor === vendor)) owners.push(found)
+    byName.set(key, owners)
+  })
+)
+const names = [...byName].filter(([key, owners]) => owners.length === 1 && NAMED.test(key))
 // the brands' alternatives, the long ones spread where no brand template reads the pattern's groups
 const alternatives = brands.flatMap((brand, n) =>
   branches(brand.entry.regex)
@@ -123,29 +151,38 @@ console.log(
 console.log(costLines(costs, 5).join("\n"))
 const filing = fileTexts(alternatives.map(([, text]) => text))
 
-// the file: the pipeline's result as plain JSON, column by column
+// the file: JSON Lines, each line read when first needed: the index, brand n's models on line n + 1, the names
 const source = `${PACKAGE} ${version} (MIT), Matomo device-detector's regexes (LGPL-3.0)`
-const filed = models.flatMap(({ filing }, n) => (filing === null ? [] : [{ n, filing }]))
-let start = 0
-const data: DeviceData = {
+const index: DeviceIndex = {
   source,
   stamp,
   gates,
+  classes,
   brands: {
     names: brands.map(({ name }) => name),
     gates: brands.map(({ gate }) => gate),
-    templates: brands.map(({ entry }) => entry.model ?? null)
+    templates: brands.map(({ entry }) => entry.model ?? null),
+    classes: brands.map(({ entry }) => classOf(entry.device))
   },
   alternatives: { brands: alternatives.map(([n]) => n), sources: alternatives.map(([, source]) => source) },
   filing: filingData(filing),
-  models: {
-    starts: [0, ...models.map(({ list }) => (start += list.length))],
-    patterns: models.flatMap(({ list }) => list.map((model) => model.regex)),
-    templates: models.flatMap(({ list }) => list.map((model) => model.model ?? null)),
-    brands: models.flatMap(({ list }) => list.map((model) => model.brand ?? null))
-  },
-  modelFilings: { brands: filed.map(({ n }) => n), filings: filed.map(({ filing }) => filingData(filing)) }
+  tables: tablesData(tablesOf(filing.keys))
+}
+const brandModels = models.map(({ list, filing }): BrandModels => ({
+  patterns: list.map((model) => model.regex),
+  templates: list.map((model) => model.model ?? null),
+  vendors: list.map((model) => model.brand ?? null),
+  classes: list.map((model) => classOf(model.device)),
+  filing: filing === null ? null : filingData(filing)
+}))
+const modelNames: ModelNames = {
+  texts: names.map(([key]) => key),
+  vendors: names.map(([, [owner]]) => owner!.vendor),
+  names: names.map(([, [owner]]) => owner!.name),
+  classes: names.map(([, [owner]]) => classOf(owner!.kind))
 }
 mkdirSync(dirname(OUT), { recursive: true })
-writeFileSync(OUT, toJson(data))
+const json = Buffer.from([index, ...brandModels, modelNames].map(toJson).join("\n") + "\n", "latin1")
+writeFileSync(OUT, json)
+writeFileSync(SUM, sumOf(json))
 console.log(`${OUT}: ${brands.length} brands, ${alternatives.length} alternatives (${source})`)

@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto"
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { until } from "./support/Poll.ts"
 import { outputOf } from "./support/Process.ts"
 import { spawn } from "./support/Started.ts"
 
@@ -77,4 +78,53 @@ describe("a damaged device database stops the start", () => {
       expect(stdout).toBe("")
     })
   }
+})
+
+describe("a device database damaged after the start", () => {
+  test("parses still answer, without its names, and the log says so once", async () => {
+    const dir = damagedCopy((whole) => whole)
+    const proc = Bun.spawn([process.execPath, "src/main.ts"], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0", API_KEYS: "damaged-device-data-key-1" },
+      stdout: "pipe",
+      stderr: "ignore"
+    })
+    try {
+      const lines: Array<string> = []
+      const reading = (async () => {
+        for await (const chunk of proc.stdout.pipeThrough(new TextDecoderStream())) lines.push(chunk)
+      })()
+      const listening = () => /Listening on http:\/\/[^:]+:(\d+)/.exec(lines.join(""))?.[1]
+      await until(() => listening() !== undefined, 20_000)
+      const port = listening()
+      // the file is checked at start and read on the first string that needs it: damaged in between
+      const data = join(dir, "generated", "devices.data")
+      writeFileSync(data, readFileSync(data).subarray(0, 1000))
+      const parse = () =>
+        fetch(`http://127.0.0.1:${port}/v1/tools/user-agent-parser`, {
+          method: "POST",
+          headers: { authorization: "Bearer damaged-device-data-key-1", "content-type": "application/json" },
+          body: JSON.stringify({ operation: "parse", userAgent: SAMSUNG.trim() })
+        })
+      for (let i = 0; i < 2; i++) {
+        const response = await parse()
+        expect(response.status).toBe(200)
+        const body = (await response.json()) as { data: { device: { type: string; name: string } } }
+        expect(body.data.device).toMatchObject({ type: "Mobile", name: "Unknown" })
+      }
+      const said = () =>
+        lines
+          .join("")
+          .split("\n")
+          .filter((line) => line.includes("device database"))
+      await until(() => said().length > 0)
+      expect(said()).toHaveLength(1)
+      expect(said()[0]).toContain("is damaged (not the whole JSON the generator writes)")
+      proc.kill()
+      await reading
+    } finally {
+      proc.kill()
+      await proc.exited
+    }
+  })
 })

@@ -2,8 +2,8 @@
  * The index as the generator makes it (scripts/deviceData.ts): patterns cut into alternatives, and each text a
  * pattern needs filed under the window of it that no common browser word contains and the fewest texts share.
  */
-import type { DeviceData, FilingData } from "../../src/Tools/UserAgent/device/Data.ts"
-import type { Filing } from "../../src/Tools/UserAgent/device/PatternIndex.ts"
+import type { FilingData } from "../../src/Tools/UserAgent/device/Data.ts"
+import type { Filing, Tables } from "../../src/Tools/UserAgent/device/PatternIndex.ts"
 import { COMMON, gram, pair, requiredTexts } from "./PatternTexts.ts"
 
 /** A pattern's characters outside escapes and classes, each with its place and its group depth. */
@@ -112,17 +112,23 @@ export const fileTexts = (sources: ReadonlyArray<string>): Filing => {
   }
 }
 
-/** A filing as the file holds it (device/Data.ts). */
+const base64 = (column: Int32Array | Uint8Array): string =>
+  Buffer.from(column.buffer, column.byteOffset, column.byteLength).toString("base64")
+
+/** A filing as the file holds it (device/Data.ts): each column's bytes in base64. */
 export const filingData = (filing: Filing): FilingData => ({
-  keys: [...filing.keys],
-  starts: [...filing.starts],
-  entries: [...filing.entries],
-  pieces: Buffer.from(filing.pieces).toString("latin1"),
-  ends: [...filing.ends],
-  offsets: [...filing.offsets],
-  always: [...filing.always]
+  keys: base64(filing.keys),
+  starts: base64(filing.starts),
+  entries: base64(filing.entries),
+  pieces: base64(filing.pieces),
+  ends: base64(filing.ends),
+  offsets: base64(filing.offsets),
+  always: base64(filing.always)
 })
 
+/** A filing's tables as the file holds them (device/Data.ts). */
+export const tablesData = (tables: Tables) => ({ slots: base64(tables.slots), opening: base64(tables.opening) })
+
 /** All of ASCII, so a process holds the text at a byte a character. */
-export const toJson = (data: DeviceData): string =>
+export const toJson = (data: unknown): string =>
   JSON.stringify(data).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)

@@ -77,3 +77,34 @@ export const deviceAnswer = (
   model: modelOf(ua, placeholder.test(library.model?.trim() ?? "") ? UNKNOWN : known(library.model), identity),
   name: identity === undefined ? UNKNOWN : nameOf(identity.brand, identity.name)
 })
+
+// Matomo's classes as the contract's types; a class not here ("desktop") leaves the string's type
+const classTypes: ReadonlyMap<string, DeviceType> = new Map([
+  ["smartphone", "Mobile"],
+  ["phablet", "Mobile"],
+  ["feature phone", "Mobile"],
+  ["portable media player", "Mobile"],
+  ["tablet", "Tablet"],
+  ["tv", "SmartTV"],
+  ["set-top box", "SmartTV"],
+  ["console", "Console"],
+  ["handheld console", "Console"],
+  ["wearable", "Wearable"],
+  ["car browser", "Embedded"],
+  ["smart display", "Embedded"],
+  ["smart speaker", "Embedded"],
+  ["camera", "Embedded"],
+  ["peripheral", "Embedded"]
+])
+
+/**
+ * The type by the database's class where it names the model; undefined where the string's `type` stands: no model
+ * matched, a headset (Matomo's wearable, the contract's XR), a TV's token beside a phone's code, a phablet's
+ * string that says tablet. docs/ACCURACY.md gives each rule's figures.
+ */
+export const classType = (identity: DeviceIdentity, type: DeviceType): DeviceType | undefined => {
+  const classed = identity.modelled ? classTypes.get(identity.kind) : undefined
+  if (classed === undefined || type === "XR") return undefined
+  if (type === "SmartTV" && classed === "Mobile") return undefined
+  return identity.kind === "phablet" && type === "Tablet" ? undefined : classed
+}

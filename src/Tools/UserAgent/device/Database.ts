@@ -1,11 +1,15 @@
-/** The generated file is read and checked at start, so a damaged one stops it; the lookups build in the background. */
+/**
+ * At start the generated file is only checked whole (its CRC-32 and length against the sum the generator wrote beside
+ * it), so a damaged one stops the start; it is read and its lookups built on the first string that needs them.
+ */
 /// <reference path="./Generated.d.ts" />
-import { Context, Data, Effect, Fiber, Layer, Schema } from "effect"
+import { Context, Data, Effect, Layer, Schema } from "effect"
 import { readFile } from "node:fs/promises"
 import file from "../../../../generated/devices.data" with { type: "file" }
+import sumFile from "../../../../generated/devices.sum" with { type: "file" }
 import { Slicer } from "../Slicer.ts"
 import { build } from "./Build.ts"
-import { DeviceData } from "./Data.ts"
+import { BrandModels, type DeviceFile, DeviceIndex, ModelNames, sumOf } from "./Data.ts"
 import { type Lookups, lookups } from "./Lookup.ts"
 
 /** The file is not whole, or not of this code's shape: the start stops, saying what to do. */
@@ -15,28 +19,66 @@ export class DeviceDataUnreadable extends Data.TaggedError("DeviceDataUnreadable
   }
 }
 
-const decode = Schema.decodeUnknownEffect(Schema.fromJsonString(DeviceData))
-
-export const readDeviceData = Effect.fnUntraced(function* (path: string) {
-  const unreadable = (problem: string) =>
-    new DeviceDataUnreadable({
-      message: `the device database ${path} ${problem}: run \`npm run data\` to write it again`
-    })
-  const text = yield* Effect.tryPromise({
-    try: () => readFile(path, "utf8"),
-    catch: (error) => unreadable(`cannot be read (${error})`)
+const unreadable = (path: string, problem: string) =>
+  new DeviceDataUnreadable({
+    message: `the device database ${path} ${problem}: run \`npm run data\` to write it again`
   })
-  if (text === "") return yield* unreadable("is empty")
-  return yield* Effect.mapError(decode(text), () => unreadable("is damaged (not the whole JSON the generator writes)"))
+
+const read = (path: string, problem: string) =>
+  Effect.tryPromise({ try: () => readFile(path), catch: (error) => unreadable(path, `${problem} (${error})`) })
+
+/** The file is the one the generator wrote, whole: checked by its sum, without parsing it. */
+export const checkDeviceData = Effect.fnUntraced(function* (path: string, sumPath: string) {
+  const bytes = yield* read(path, "cannot be read")
+  if (bytes.length === 0) return yield* unreadable(path, "is empty")
+  const sum = yield* Effect.orElseSucceed(read(sumPath, ""), () => undefined)
+  if (sum?.toString("latin1") !== sumOf(bytes))
+    return yield* unreadable(path, "is damaged (not the whole JSON the generator writes)")
 })
+
+const decodeIndex = Schema.decodeUnknownEffect(Schema.fromJsonString(DeviceIndex))
+const decodeBrand = Schema.decodeUnknownSync(Schema.fromJsonString(BrandModels))
+const decodeNames = Schema.decodeUnknownSync(Schema.fromJsonString(ModelNames))
+
+/** The file's index decoded; a brand's line, or the names', decoded when asked for (JSON Lines: scripts/deviceData.ts). */
+export const readDeviceData = Effect.fnUntraced(function* (path: string, sumPath?: string) {
+  const bytes = yield* read(path, "cannot be read")
+  if (bytes.length === 0) return yield* unreadable(path, "is empty")
+  const sum = sumPath === undefined ? undefined : yield* Effect.orElseSucceed(read(sumPath, ""), () => undefined)
+  if (sumPath !== undefined && sum?.toString("latin1") !== sumOf(bytes))
+    return yield* unreadable(path, "is damaged (not the whole JSON the generator writes)")
+  const ends: Array<number> = []
+  for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) ends.push(at)
+  const line = (n: number): string => bytes.toString("latin1", n === 0 ? 0 : ends[n - 1]! + 1, ends[n] ?? bytes.length)
+  const index = yield* Effect.mapError(decodeIndex(line(0)), () =>
+    unreadable(path, "is damaged (not the whole JSON the generator writes)")
+  )
+  if (ends.length !== index.brands.names.length + 2)
+    return yield* unreadable(path, "is damaged (not the whole JSON the generator writes)")
+  const file: DeviceFile = {
+    index,
+    brand: (n) => decodeBrand(line(n + 1)),
+    names: () => decodeNames(line(ends.length - 1))
+  }
+  return file
+})
+
+const none: Lookups = { identify: () => undefined, scan: () => undefined }
 
 export class DeviceDatabase extends Context.Service<DeviceDatabase>()("app/DeviceDatabase", {
   make: Effect.gen(function* () {
-    const data = yield* readDeviceData(file)
+    yield* checkDeviceData(file, sumFile)
     const { pause } = yield* Slicer
-    // a fiber that ends with the build, so nothing keeps the parsed file
-    const building = Effect.map(build(data, pause), lookups).pipe(Effect.withSpan("DeviceDatabase.build"))
-    return { lookups: Fiber.join(yield* Effect.forkScoped(building)) }
+    // checked at start, and again as it is read: a file damaged since the start leaves the parses without the
+    // database (no vendor or name from it, the type from the string), said once in the log, never a failed request
+    const building = Effect.gen(function* () {
+      const data = yield* readDeviceData(file, sumFile)
+      return lookups(yield* build(data, pause))
+    }).pipe(
+      Effect.catchTag("DeviceDataUnreadable", (error) => Effect.as(Effect.logError(error.message), none)),
+      Effect.withSpan("DeviceDatabase.build")
+    )
+    return { lookups: yield* Effect.cached(building) }
   })
 }) {
   static readonly layer: Layer.Layer<DeviceDatabase, DeviceDataUnreadable> = Layer.effect(

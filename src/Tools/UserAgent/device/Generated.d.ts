@@ -3,3 +3,8 @@ declare module "*.data" {
   const path: string
   export default path
 }
+// and its sum (device/Data.ts's sumOf), checked at start
+declare module "*.sum" {
+  const path: string
+  export default path
+}

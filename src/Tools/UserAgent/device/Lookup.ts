@@ -1,5 +1,5 @@
 /** A device's brand and name by Matomo's database: the first brand whose pattern matches, then its first model. */
-import { allPatterns, modelName, RECENT, recentPatterns, WINDOW } from "./Patterns.ts"
+import { allPatterns, modelName, plainName, RECENT, recentPatterns, WINDOW } from "./Patterns.ts"
 import { type Found, makePatternIndex, type PatternIndex } from "./PatternIndex.ts"
 import type { Brand, Database } from "./Build.ts"
 
@@ -9,9 +9,14 @@ export interface DeviceIdentity {
   readonly name: string
   /** the text the name was found for (the model's match, or the brand's where its template names it), else "" */
   readonly code: string
+  /** Matomo's class of the device ("smartphone", "tablet", "tv"...), "" if none */
+  readonly kind: string
+  /** whether one of the brand's models matched, or the brand has none: else the class is the brand's guess */
+  readonly modelled: boolean
 }
 
-export type Lookup = (ua: string) => DeviceIdentity | undefined
+/** `model`: the model the library read, looked up by name where no brand's pattern matches */
+export type Lookup = (ua: string, model?: string) => DeviceIdentity | undefined
 
 export type Lookups = ReturnType<typeof lookups>
 
@@ -20,29 +25,39 @@ interface Search {
   readonly brand: (ua: string, lower: string, open: (brand: Brand) => boolean) => Found<Brand>
 }
 
+/** A device its string names by the model's name alone ("Fire Phone"), with no brand or code the patterns know. */
+const byName = (model: string | undefined, db: Database): DeviceIdentity | undefined => {
+  const known = model === undefined || model.length < 3 ? undefined : db.named().get(plainName(model))
+  if (known === undefined) return undefined
+  return { brand: known.vendor, name: known.name, code: model!, kind: known.kind, modelled: true }
+}
+
 /** Where every lookup enters: it reads the start of the string only (`WINDOW`). */
-const identify = (text: string, db: Database, search: Search): DeviceIdentity | undefined => {
+const identify = (text: string, db: Database, search: Search, libraryModel?: string): DeviceIdentity | undefined => {
   const ua = text.length > WINDOW ? text.slice(0, WINDOW) : text
   const lower = ua.toLowerCase()
   const passed: Array<boolean | undefined> = []
   const open = (brand: Brand): boolean => brand.gate < 0 || (passed[brand.gate] ??= db.gates[brand.gate]!.test(ua))
   const found = search.brand(ua, lower, open)
-  if (found === undefined) return undefined
+  if (found === undefined) return byName(libraryModel, db)
   const brand = found.entry
   let [vendor, name] = [brand.name, modelName(brand.model, found.match)]
   const models = db.models(brand)
-  const model = models === null ? undefined : search.model(models, ua, lower)
+  const model = models === null ? undefined : search.model(models.index, ua, lower)
   let code = name === "" ? "" : found.match[0]
-  if (model !== undefined) {
+  let kind = brand.kind
+  if (models !== null && model !== undefined) {
     code = model.match[0]
-    name = modelName(db.templates[model.entry] ?? null, model.match)
-    vendor = db.vendors[model.entry] ?? vendor
+    name = modelName(models.templates[model.entry] ?? null, model.match)
+    vendor = models.vendors[model.entry] ?? vendor
+    kind = models.kinds[model.entry] || kind
   }
+  const modelled = models === null || model !== undefined
   // Matomo's rule: an iPhone or iPad named in an Android string is a fake
   if (vendor === "Apple" && /android /i.test(ua)) return undefined
   if (vendor === "Unknown" || vendor === "") return undefined
   // the brand that sells a BlackBerry is BlackBerry
-  return { brand: vendor === "RIM" ? "BlackBerry" : vendor, name, code }
+  return { brand: vendor === "RIM" ? "BlackBerry" : vendor, name, code, kind, modelled }
 }
 
 export const lookups = (db: Database) => {
@@ -66,8 +81,8 @@ export const lookups = (db: Database) => {
       brand: (ua, _lower, open) => whole.scan(ua, compile, open)
     }
   }
-  const byIndexLookup: Lookup = (ua) => identify(ua, db, byIndex)
+  const byIndexLookup: Lookup = (ua, model) => identify(ua, db, byIndex, model)
   // every pattern in order, as Matomo runs them: what the index is checked against
-  const scanLookup: Lookup = (ua) => identify(ua, db, (scanning ??= scan()))
+  const scanLookup: Lookup = (ua, model) => identify(ua, db, (scanning ??= scan()), model)
   return { identify: byIndexLookup, scan: scanLookup }
 }

@@ -31,11 +31,42 @@ export interface PatternIndex<A> {
   readonly scan: (text: string, compile: Compile, accept?: (entry: A) => boolean) => Found<A>
 }
 
+/** Where each key is in a filing's `keys` (an open-addressed table, -1 where empty), and which first two characters a
+ * key may start with (1: a pair's, 2: a three-character window's, by the pair hashed): made once, by the generator
+ * for the brands' filing, whose 15,000 keys cost a cold process ~10 ms. */
+export interface Tables {
+  readonly slots: Int32Array
+  readonly opening: Uint8Array
+}
+
+const slotOf =
+  (bits: number) =>
+  (key: number): number =>
+    Math.imul(key, 0x9e3779b1) >>> (32 - bits)
+const openingOf = (c0: number, c1: number): number => ((c0 * 67) ^ c1) & 0xfff
+
+export const tablesOf = (keys: Int32Array): Tables => {
+  const bits = Math.max(10, Math.ceil(Math.log2(keys.length * 2)))
+  const slot = slotOf(bits)
+  const slots = new Int32Array(1 << bits).fill(-1)
+  for (let at = 0; at < keys.length; at++) {
+    let s = slot(keys[at]!)
+    while (slots[s] !== -1) s = (s + 1) & ((1 << bits) - 1)
+    slots[s] = at
+  }
+  const opening = new Uint8Array(1 << 12)
+  for (const key of keys)
+    if (key > 0xffffff) opening[openingOf((key >>> 8) & 0xff, key & 0xff)]! |= 1
+    else opening[openingOf(key >>> 16, (key >>> 8) & 0xff)]! |= 2
+  return { slots, opening }
+}
+
 /** Indexes `entries` (patterns `source(entry)`) by their `filing`; without one, `first` is `scan`. */
 export const makePatternIndex = <A>(
   entries: ReadonlyArray<A>,
   source: (entry: A) => string,
-  filing?: Filing
+  filing?: Filing,
+  tables?: Tables
 ): PatternIndex<A> => {
   const tryEntry = (n: number, text: string, compile: Compile, accept?: (entry: A) => boolean): Found<A> => {
     const entry = entries[n]!
@@ -51,15 +82,9 @@ export const makePatternIndex = <A>(
   }
   if (filing === undefined) return { first: (text, _lower, compile, accept) => scan(text, compile, accept), scan }
   const { keys, starts, entries: entryOf, pieces, ends, offsets, always } = filing
-  // where each key is in `keys`: an open-addressed table, -1 where empty
-  const bits = Math.max(10, Math.ceil(Math.log2(keys.length * 2)))
-  const slot = (key: number): number => Math.imul(key, 0x9e3779b1) >>> (32 - bits)
-  const slots = new Int32Array(1 << bits).fill(-1)
-  keys.forEach((key, at) => {
-    let s = slot(key)
-    while (slots[s] !== -1) s = (s + 1) & ((1 << bits) - 1)
-    slots[s] = at
-  })
+  const { slots, opening } = tables ?? tablesOf(keys)
+  const bits = 31 - Math.clz32(slots.length)
+  const slot = slotOf(bits)
   const charAt = (lower: string, i: number): number => (i < lower.length ? lower.charCodeAt(i) : 0)
   // the entries whose text occurs whole at `at`, where its key's window does
   const lookUp = (lower: string, key: number, at: number, into: Array<number>): void => {
@@ -75,12 +100,6 @@ export const makePatternIndex = <A>(
       if (c === to) into.push(entryOf[t]!)
     }
   }
-  // by a window's first two characters, hashed: 1 if a pair may be filed under them, 2 if a three-character window
-  const opening = new Uint8Array(1 << 12)
-  const openingOf = (c0: number, c1: number): number => ((c0 * 67) ^ c1) & 0xfff
-  for (const key of keys)
-    if (key > 0xffffff) opening[openingOf((key >>> 8) & 0xff, key & 0xff)]! |= 1
-    else opening[openingOf(key >>> 16, (key >>> 8) & 0xff)]! |= 2
   return {
     first: (text, lower, compile, accept) => {
       const candidates = [...always]

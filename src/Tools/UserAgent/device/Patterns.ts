@@ -28,7 +28,7 @@ export const allPatterns = (): Compile => {
 }
 
 /** A name from Matomo's model template: $1..$n from the match, "_" as a space, no trailing " TD"; "Build" is none. */
-export const modelName = (template: string | null, match: RegExpExecArray): string => {
+export const modelName = (template: string | null, match: ReadonlyArray<string | undefined>): string => {
   if (template === null) return ""
   if (!/[$_]| td$/i.test(template)) return template === "Build" ? "" : template.trim()
   const name = template
@@ -38,3 +38,10 @@ export const modelName = (template: string | null, match: RegExpExecArray): stri
     .trim()
   return name === "Build" ? "" : name
 }
+
+/** A model's name as the database files it for a look-up by name: lower case, one space between words. */
+export const plainName = (name: string): string =>
+  name
+    .toLowerCase()
+    .replace(/[\s_-]+/g, " ")
+    .trim()

@@ -4,7 +4,7 @@ import { clientHints } from "../ClientHints.ts"
 import type { UserAgentInfo } from "../Schemas.ts"
 import { botMatch, detectBot } from "../bots/Detect.ts"
 import type { Lookup } from "../device/Lookup.ts"
-import { deviceAnswer } from "../device/Answer.ts"
+import { classType, deviceAnswer } from "../device/Answer.ts"
 import { browserFamily, deviceType, known, osFamily, UNKNOWN } from "./Names.ts"
 import { decodeSpaces, forLibrary, type ParserResult, refine } from "./Rules.ts"
 import { appExtensions } from "./Tokens.ts"
@@ -39,11 +39,12 @@ export const normalise = (ua: string, result: ParserResult, options: NormaliseOp
   const looked = rules && !desktop && (!bot.isBot || (type !== "Unknown" && type !== "Desktop"))
   const text = options.deviceText ?? ua
   const deviceText = looked && bot.isBot ? withoutBotComment(text) : text
-  const identity = looked ? options.devices?.(deviceText) : undefined
+  const identity = looked ? options.devices?.(deviceText, fields.device.model) : undefined
   // Matomo's rule: a device that runs iOS or macOS is Apple's
   const apple = rules && known(fields.device.vendor) === UNKNOWN && (os === "iOS" || os === "macOS")
   const vendor = apple ? "Apple" : known(fields.device.vendor)
-  const clueType = bot.isBot && !looked ? undefined : type
+  const classed = identity === undefined || options.mobileHint === true ? undefined : classType(identity, type)
+  const clueType = bot.isBot && !looked ? undefined : (classed ?? type)
   const device = rules
     ? deviceAnswer(deviceText, { vendor, model: fields.device.model }, identity, clueType)
     : { vendor, model: known(fields.device.model), name: UNKNOWN }
@@ -51,7 +52,7 @@ export const normalise = (ua: string, result: ParserResult, options: NormaliseOp
     userAgent: ua,
     browser: { name: browserFamily(fields.browser.name), version: known(fields.browser.version) },
     os: { name: os, version: known(fields.os.version) },
-    device: { type, ...device },
+    device: { type: classed ?? type, ...device },
     cpu: { architecture: known(fields.cpu.architecture) },
     engine: { name: known(fields.engine.name), version: known(fields.engine.version) },
     bot: { isBot: bot.isBot, name: bot.name, category: bot.category }

@@ -4,7 +4,11 @@ import { randomBytes } from "node:crypto"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { DeviceDataUnreadable, readDeviceData } from "../../../../src/Tools/UserAgent/device/Database.ts"
+import {
+  checkDeviceData,
+  DeviceDataUnreadable,
+  readDeviceData
+} from "../../../../src/Tools/UserAgent/device/Database.ts"
 import { filingOf } from "../../../../src/Tools/UserAgent/device/Data.ts"
 import { fileTexts, filingData } from "../../../../scripts/deviceData/PatternFiling.ts"
 
@@ -31,9 +35,12 @@ describe("the generated data file", () => {
     const { exit } = await readBack(whole)
     expect(Exit.isSuccess(exit)).toBe(true)
     const data = Exit.isSuccess(exit) ? exit.value : undefined
-    expect(data?.source).toStartWith("node-device-detector ")
-    expect(data?.alternatives.sources.some((source) => source.includes("X-music (?:S|Ⅲ|III)"))).toBe(true)
-    expect(data?.models.starts.length).toBe(data!.brands.names.length + 1)
+    expect(data?.index.source).toStartWith("node-device-detector ")
+    expect(data?.index.alternatives.sources.some((source) => source.includes("X-music (?:S|Ⅲ|III)"))).toBe(true)
+    // a line for each brand's models, read when asked for (Samsung's phones: the last of its parsers)
+    const samsung = data!.index.brands.names.lastIndexOf("Samsung")
+    expect(data?.brand(samsung).patterns.length).toBeGreaterThan(100)
+    expect(data?.names().texts).toContain("fire phone")
   })
 
   const damaged: Array<[string, Uint8Array]> = [
@@ -58,4 +65,41 @@ describe("the generated data file", () => {
     const again = filingOf(JSON.parse(JSON.stringify(filingData(filing))))
     expect(again).toEqual(filing)
   })
+})
+
+describe("the check at start, by the sum the generator writes beside the file", () => {
+  const whole = readFileSync(generated)
+  const sum = readFileSync(generated.replace(/\.data$/, ".sum"))
+
+  /** What `checkDeviceData` makes of a file holding `bytes` beside the generator's sum of the real one. */
+  const check = async (bytes: Uint8Array) => {
+    const dir = mkdtempSync(join(tmpdir(), "device-sum-"))
+    const [path, sumPath] = [join(dir, "devices.data"), join(dir, "devices.sum")]
+    writeFileSync(path, bytes)
+    writeFileSync(sumPath, sum)
+    try {
+      return { path, exit: await Effect.runPromiseExit(checkDeviceData(path, sumPath)) }
+    } finally {
+      rmSync(dir, { recursive: true })
+    }
+  }
+
+  test("passes the file as the generator wrote it", async () => {
+    expect(Exit.isSuccess((await check(whole)).exit)).toBe(true)
+  })
+
+  // a body of the same length, and one byte changed: only a sum of the whole tells, not a size
+  const flipped = Uint8Array.from(whole, (byte, at) => (at === whole.length >> 1 ? byte ^ 1 : byte))
+  for (const [what, bytes] of [
+    ["a random body of the same length", randomBytes(whole.length)],
+    ["one byte changed", flipped],
+    ["cut in half", whole.subarray(0, whole.length >> 1)]
+  ] as const)
+    test(`refuses ${what}, naming the file and what to do`, async () => {
+      const { path, exit } = await check(bytes)
+      const error = Exit.isFailure(exit) ? Cause.squash(exit.cause) : undefined
+      expect(String(error)).toBe(
+        `the device database ${path} is damaged (not the whole JSON the generator writes): run \`npm run data\` to write it again`
+      )
+    })
 })

@@ -117,7 +117,8 @@ describe("the generated database", () => {
 
   test("is the pinned package's, as README's Built with names it", () => {
     const pinned = JSON.parse(readFileSync(`${root}package.json`, "utf8")).dependencies["node-device-detector"]
-    expect(JSON.parse(generated.toString("utf8")).source).toStartWith(`node-device-detector ${pinned} (MIT)`)
+    const index = generated.subarray(0, generated.indexOf(10)).toString("utf8")
+    expect(JSON.parse(index).source).toStartWith(`node-device-detector ${pinned} (MIT)`)
     expect(readFileSync(`${root}README.md`, "utf8")).toContain(
       `device database (LGPL-3.0-or-later data, MIT package), pinned at ${pinned}:`
     )

@@ -86,8 +86,12 @@ describe("what a user would notice", () => {
     const tablet = ANDROID_K_PHONE.replace("Mobile Safari", "Safari")
     expect(parseUserAgent(tablet).device.type).toBe("Tablet")
     expect(parseUserAgent(ANDROID_K_PHONE).device.type).toBe("Mobile")
-    // a model the library files as a phone follows the same convention
-    expect(parseUserAgent(tablet.replace("; K)", "; Pixel 8)")).device.type).toBe("Tablet")
+    // the string's word decides where the device database names no model; where it does, its class decides
+    expect(parseUserAgent(tablet.replace("; K)", "; Pixel 8)")).device.type).toBe("Mobile")
+    expect(parseUserAgent(ANDROID_K_PHONE.replace("; K)", "; SM-X710)")).device).toMatchObject({
+      type: "Tablet",
+      vendor: "Samsung"
+    })
     expect(parseUserAgent("Mozilla/5.0 (Android 14; Tablet; rv:125.0) Gecko/125.0 Firefox/125.0").device.type).toBe(
       "Tablet"
     )

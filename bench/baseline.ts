@@ -17,11 +17,10 @@ import { checkCombination } from "../src/Tools/UserAgent/generate/Combinations.t
 import { buildPools, pick, poolFor, type Pools } from "../src/Tools/UserAgent/generate/Pools.ts"
 import { parseUserAgent } from "../src/Tools/UserAgent/parse/Normalise.ts"
 import { loadLookups } from "../src/Tools/UserAgent/device/Database.ts"
-import { MAX_ANNUAL_SALARY, MAX_HOURLY_WAGE } from "../src/Tools/Wage/Amount.ts"
+import { decimalOf, MAX_ANNUAL_SALARY, MAX_HOURLY_WAGE } from "../src/Tools/Wage/Amount.ts"
 import { estimate } from "../src/Tools/Wage/Estimator.ts"
 import { assumptions } from "../src/Tools/Wage/Schemas.ts"
-import { sourceText } from "../src/Tools/Wage/SourceText.ts"
-import { Effect, Result } from "effect"
+import { type BigDecimal, Effect, Option } from "effect"
 
 // the device database, read and built at start as the service does
 const { identify: devices } = await Effect.runPromise(loadLookups)
@@ -145,10 +144,15 @@ const wageRequest = (body: Record<string, unknown>, text: string) => {
     return new Failure(422, "invalid_value", `${field} must be a positive number`, field)
   }
   // the amount as written, as the service computes it (the decimal, not the float)
-  const written = sourceText(text, field as "hourlyWage" | "annualSalary") ?? String(value)
-  const estimates = estimate(field === "hourlyWage" ? { hourlyWage: written } : { annualSalary: written })
-  if (Result.isFailure(estimates)) return new Failure(422, "invalid_value", `${field} must be a positive number`, field)
-  return { success: true, estimates: estimates.success, assumptions }
+  let written = Option.none<BigDecimal.BigDecimal>()
+  JSON.parse(text, (key: string, parsed: unknown, context?: { source?: string }) => {
+    if (key === field && context?.source !== undefined) written = decimalOf(context.source)
+    return parsed
+  })
+  if (Option.isNone(written)) return new Failure(422, "invalid_value", `${field} must be a positive number`, field)
+  const amount = written.value
+  const estimates = estimate(field === "hourlyWage" ? { hourlyWage: amount } : { annualSalary: amount })
+  return { success: true, estimates, assumptions }
 }
 
 /** One token a string of a parse batch (the service's `TokenCost` of the user-agent endpoint, for parses). */

@@ -1,15 +1,16 @@
 /** The contract as an HttpApi; it imports contracts only, so a client bundle of it carries no server code. */
-import { type Array as Arr, Context, Schema } from "effect"
+import { type Array as Arr, Context, type Effect, Schema } from "effect"
+import type { HttpServerRequest } from "effect/http"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
 import { describeAsServed } from "./ApiDocument.ts"
 import {
-  type InvalidRequest,
   InternalErrorWire,
+  type InvalidRequest,
   InvalidRequestWire,
   MethodNotAllowedWire,
   NotFoundWire,
-  type PayloadTooLarge,
   PayloadTooLargeWire,
+  type RateLimited,
   RateLimitedWire,
   ServiceUnavailableWire,
   UnauthorizedWire
@@ -21,11 +22,16 @@ import { WageGroup } from "./Tools/Wage/Contract.ts"
 /** The caller the Authentication middleware found, for the steps after it. */
 export class CurrentCaller extends Context.Service<CurrentCaller, Caller>()("app/CurrentCaller") {}
 
-/** The body as `RequestBody` judged it: its text and the JSON object it holds, or why it is refused. */
-export class Body extends Context.Service<
-  Body,
-  { readonly text: string; readonly json: object } | { readonly refused: InvalidRequest | PayloadTooLarge }
->()("app/Body") {}
+/** The caller's further tokens, for a batch that takes one a string: its handler takes them once it is decoded. */
+export class BatchTokens extends Context.Service<
+  BatchTokens,
+  {
+    /** The rest of a batch of `size` (the request's own token is taken on arrival): all of them, or none. */
+    readonly take: (
+      size: number
+    ) => Effect.Effect<void, RateLimited | InvalidRequest, HttpServerRequest.HttpServerRequest>
+  }
+>()("app/BatchTokens") {}
 
 /** Runs first, so a request without a key never gets a 400. */
 export class Authentication extends HttpApiMiddleware.Service<Authentication, { provides: CurrentCaller }>()(
@@ -40,21 +46,27 @@ export class Authentication extends HttpApiMiddleware.Service<Authentication, { 
   }
 ) {}
 
-export class RequestBody extends HttpApiMiddleware.Service<RequestBody, { provides: Body }>()("app/RequestBody") {}
+/** A JSON Content-Type and a body within the size limit; the endpoint's schema then decodes the body read. */
+export class RequestBody extends HttpApiMiddleware.Service<RequestBody>()("app/RequestBody", {
+  error: [InvalidRequestWire, PayloadTooLargeWire]
+}) {}
 
-/** Takes the request's tokens, then answers a refused body: every request of a known caller takes its tokens. */
-export class RateLimit extends HttpApiMiddleware.Service<RateLimit, { requires: CurrentCaller | Body }>()(
-  "app/RateLimit",
-  { error: [RateLimitedWire, InvalidRequestWire, PayloadTooLargeWire] }
-) {}
+/** Takes the request's one token or answers 429, whatever comes next: every request of a known caller pays. */
+export class RateLimit extends HttpApiMiddleware.Service<
+  RateLimit,
+  { requires: CurrentCaller; provides: BatchTokens }
+>()("app/RateLimit", { error: [RateLimitedWire] }) {}
 
 /** A payload its schema refuses is the contract's 400, not the framework's empty one; the errors every route has. */
 export class RequestErrors extends HttpApiMiddleware.Service<RequestErrors>()("app/RequestErrors", {
   error: [InvalidRequestWire, NotFoundWire, MethodNotAllowedWire, InternalErrorWire, ServiceUnavailableWire]
 }) {}
 
-/** With the input in its issues, so an error can name the form a body was meant to be (the command line too). */
-export const PAYLOAD_PARSE_OPTIONS = { reportInput: true } as const
+/**
+ * With the input in its issues, so an error can name the form a body was meant to be (the command line too); a field
+ * the endpoint does not take is refused, as the contract says, not dropped.
+ */
+export const PAYLOAD_PARSE_OPTIONS = { reportInput: true, onExcessProperty: "error" } as const
 
 export const Health = Schema.Struct({ status: Schema.Literal("ok") }).annotate({ identifier: "Health" })
 
@@ -76,8 +88,8 @@ export const makeApi = <const Tools extends Arr.NonEmptyReadonlyArray<HttpApiGro
   HttpApi.make("tools-api")
     .add(...tools)
     .prefix("/v1/tools")
-    .middleware(RateLimit)
     .middleware(RequestBody)
+    .middleware(RateLimit)
     .middleware(Authentication)
     .add(SystemGroup)
     .middleware(RequestErrors)

@@ -56,6 +56,18 @@ const requestExamples = (schemas: Node, schema: Node): Node | undefined => {
   return named
 }
 
+// A body is decoded from its JSON text (JsonBody.ts), which the generator documents as a string component holding
+// the object: the operation refers to the object itself, and the string component goes.
+const bodyAsObject = (schemas: Node, media: Node): void => {
+  const ref = node(media.schema).$ref
+  const name = typeof ref === "string" && ref.startsWith(REF) ? ref.slice(REF.length) : ""
+  const text = node(schemas[name])
+  const [object] = Array.isArray(text.allOf) ? text.allOf : []
+  if (text.type !== "string" || !isNode(object)) return
+  media.schema = object
+  delete schemas[name]
+}
+
 export const describeAsServed = (spec: Record<string, unknown>): Record<string, unknown> => {
   const components = node(spec.components)
   const schemas = node(components.schemas)
@@ -68,6 +80,7 @@ export const describeAsServed = (spec: Record<string, unknown>): Record<string, 
   node(spec.info).contact = { name: "Tools API", url: "https://www.gnu.org/licenses/agpl-3.0.html#section13" }
   for (const operation of children(spec.paths).flatMap(children)) {
     for (const media of children(node(operation.requestBody).content)) {
+      bodyAsObject(schemas, media)
       const examples = requestExamples(schemas, node(media.schema))
       if (examples !== undefined) media.examples = examples
     }

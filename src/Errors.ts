@@ -1,6 +1,6 @@
 // Client-visible errors: a tagged class in code, the contract's one envelope on the wire, the status between the two.
 import { Schema, SchemaTransformation } from "effect"
-import { HttpApiSchema } from "effect/http-api"
+import { HttpApiMiddleware, HttpApiSchema } from "effect/http-api"
 
 export const Detail = Schema.Struct({
   path: Schema.String.annotate({
@@ -13,6 +13,9 @@ export const Detail = Schema.Struct({
 /** `a`, `a or b`, `a, b or c`: the choices a message offers. */
 export const list = (items: ReadonlyArray<string>, word: "and" | "or"): string =>
   items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} ${word} ${items.at(-1)}`
+
+/** Marks a schema issue as a value present but not allowed: the 422 `invalid_value`, where any other issue is a 400. */
+export const INVALID_VALUE = "toolsApi/invalidValue"
 
 const fields = { message: Schema.String, details: Schema.optionalKey(Schema.Array(Detail)) }
 type Fields = Schema.Struct.Type<typeof fields>
@@ -145,3 +148,8 @@ export const ServiceUnavailableWire = plain(ServiceUnavailable, {
   description: "The process is draining on shutdown; retry on another instance",
   example: "The server is shutting down; retry shortly"
 })
+
+/** For an endpoint whose payload can hold a value present but not allowed: its schema's issue is then the 422. */
+export class ValueErrors extends HttpApiMiddleware.Service<ValueErrors>()("app/ValueErrors", {
+  error: [InvalidRequestWire, InvalidValueWire]
+}) {}

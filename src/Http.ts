@@ -7,8 +7,7 @@ import { documentsRoutes, HomeRoute } from "./Http/Documents.ts"
 import { EdgeLive } from "./Http/Edge.ts"
 import { RateLimitLive } from "./Http/RateLimit.ts"
 import { RequestBodyLive } from "./Http/RequestBody.ts"
-import { RequestLog } from "./Http/RequestLog.ts"
-import { RequestErrorsLive } from "./Http/SchemaErrors.ts"
+import { RequestErrorsLive, ValueErrorsLive } from "./Http/SchemaErrors.ts"
 import { MetricsRoute } from "./Observability/Metrics.ts"
 import { ToolsLive } from "./Tools/index.ts"
 
@@ -24,12 +23,12 @@ export const makeHttp = <Id extends string, Groups extends HttpApiGroup.Constrai
   Layer.mergeAll(
     HttpApiBuilder.layer(api).pipe(
       Layer.provide([handlers, SystemLive]),
-      Layer.provide([AuthenticationLive, RateLimitLive, RequestBodyLive, RequestErrorsLive])
+      Layer.provide([AuthenticationLive, RateLimitLive, RequestBodyLive, RequestErrorsLive, ValueErrorsLive])
     ),
     HomeRoute,
     documentsRoutes(api),
     MetricsRoute,
     EdgeLive
-  ).pipe(Layer.provide(RequestLog.layer))
+  )
 
 export const HttpLive = makeHttp(ToolsApi, ToolsLive)

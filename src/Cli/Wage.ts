@@ -1,18 +1,18 @@
 // `tools-api wage`: the value goes through the API's request schema: the same inputs refused for the same reasons.
-import { Effect, Option, Record, Result, Schema } from "effect"
+import { Effect, Record, Result, Schema } from "effect"
 import { Command, Flag } from "effect/cli"
 import { PAYLOAD_PARSE_OPTIONS } from "../Api.ts"
-import { fromSchemaIssue } from "../Http/SchemaErrors.ts"
+import { fromPayloadIssue } from "../Http/SchemaErrors.ts"
 import { JSON_NUMBER } from "../Tools/Wage/Amount.ts"
 import { Estimator } from "../Tools/Wage/Estimator.ts"
-import { assumptions, WageRequest } from "../Tools/Wage/Schemas.ts"
+import { assumptions, WageBody } from "../Tools/Wage/Schemas.ts"
 import { reportNaming, stdout } from "./Report.ts"
 
 /** A JSON number's text, trimmed: the service computes from it exactly as written, as from a body's. */
 const written = (text: string): string => (JSON_NUMBER.test(text.trim()) ? text.trim() : text)
 
-// with the input in its issues, as the API decodes a payload: the error says which of the two forms was meant
-const decode = Schema.decodeUnknownResult(WageRequest, PAYLOAD_PARSE_OPTIONS)
+// as the API decodes a body: the error says which of the two forms was meant, the amount exactly as written
+const decode = Schema.decodeUnknownResult(WageBody, PAYLOAD_PARSE_OPTIONS)
 
 const FLAGS: Readonly<Record<string, string>> = { hourlyWage: "--hourly", annualSalary: "--annual" }
 
@@ -26,14 +26,13 @@ const flags = {
 const run = Effect.fn("Cli.wage")(
   function* (options: Command.Command.Config.Infer<typeof flags>) {
     const texts = Record.map(Record.getSomes({ hourlyWage: options.hourly, annualSalary: options.annual }), written)
-    // as the API sees a body: a number when written as a JSON number, else a string it refuses
-    const request = decode(Record.map(texts, (text) => (JSON_NUMBER.test(text) ? Number(text) : text)))
-    if (Result.isFailure(request)) return yield* fromSchemaIssue(request.failure.issue)
-    const estimates = yield* (yield* Estimator).estimate(
-      Option.isSome(options.hourly)
-        ? { hourlyWage: written(options.hourly.value) }
-        : { annualSalary: written(Option.getOrElse(options.annual, () => "")) }
+    // the body the API would be sent: a JSON number where one is written, else a string it refuses
+    const fields = Object.entries(texts).map(
+      ([field, text]) => `"${field}":${JSON_NUMBER.test(text) ? text : JSON.stringify(text)}`
     )
+    const request = decode(`{${fields.join(",")}}`)
+    if (Result.isFailure(request)) return yield* fromPayloadIssue(request.failure.issue)
+    const estimates = yield* (yield* Estimator).estimate(request.success)
     yield* stdout(`${JSON.stringify({ estimates, assumptions })}\n`)
   },
   Effect.provide(Estimator.layer),

@@ -1,16 +1,16 @@
 // The API key: a known one gives its caller; none is a 401, or a 429 past the address's failed-authentication budget.
-import { Context, Effect, Layer, Redacted } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { Authentication, CurrentCaller } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
 import { RateLimited, Unauthorized } from "../Errors.ts"
 import { Metrics } from "../Observability/Metrics.ts"
-import { TracedSteps } from "../Observability/Tracing.ts"
+import * as Tracing from "../Observability/Tracing.ts"
 import * as RateLimitHeaders from "../RateLimit/Headers.ts"
 import { RateLimiter } from "../RateLimit/Limiter.ts"
 import { ApiKeyStore } from "../Services/ApiKeyStore.ts"
 import { clientAddress, PeerAddress } from "./ClientAddress.ts"
-import { RequestLog } from "./RequestLog.ts"
+import { CurrentRequest } from "./RequestLog.ts"
 import { respondWith, seconds } from "./RateLimit.ts"
 
 const REALM = 'Bearer realm="tools-api"'
@@ -21,8 +21,6 @@ export const AuthenticationLive = Layer.effect(
     const keys = yield* ApiKeyStore
     const limiter = yield* RateLimiter
     const { trustProxy } = yield* AppConfig
-    const traced = yield* TracedSteps
-    const log = yield* RequestLog
     const metrics = yield* Metrics
 
     const refuse = (keySent: boolean) =>
@@ -30,10 +28,8 @@ export const AuthenticationLive = Layer.effect(
         metrics.countAuthFailure()
         const request = yield* HttpServerRequest.HttpServerRequest
         const peer = (yield* PeerAddress)(request)
-        const decision = yield* traced.span(
-          "rate-limit auth-failure",
-          limiter.recordAuthFailure(clientAddress(request, peer, trustProxy))
-        )
+        const address = clientAddress(request, peer, trustProxy)
+        const decision = yield* Tracing.withSpan(limiter.recordAuthFailure(address), "rate-limit auth-failure")
         if (decision.allowed) {
           yield* respondWith({ "www-authenticate": keySent ? `${REALM}, error="invalid_token"` : REALM })
           const message = keySent
@@ -55,9 +51,12 @@ export const AuthenticationLive = Layer.effect(
         const key = Redacted.value(credential)
         const caller = key === "" ? undefined : keys.authenticate(key)
         if (caller === undefined) return refuse(key !== "")
-        return Effect.contextWith((context: Context.Context<HttpServerRequest.HttpServerRequest>) => {
-          log.admitted(Context.get(context, HttpServerRequest.HttpServerRequest), caller.id)
-          return Effect.provideService(traced.caller(caller.id, httpEffect), CurrentCaller, caller)
+        const annotated = Effect.andThen(Effect.annotateCurrentSpan("tools_api.key_id", caller.id), httpEffect)
+        const admitted = Effect.provideService(annotated, CurrentCaller, caller)
+        // the edge provides the request's facts; a test of this middleware alone runs without them
+        return Effect.flatMap(Effect.serviceOption(CurrentRequest), (facts) => {
+          if (Option.isSome(facts)) facts.value.noteCaller(caller.id)
+          return admitted
         })
       }
     })

@@ -1,4 +1,6 @@
-/** CORS_ORIGINS: an allowed origin's preflight on a tool's path is answered before authentication and limits. */
+// CORS_ORIGINS: an allowed origin's preflight on a tool's path is answered before authentication and limits.
+// Not HttpMiddleware.cors: it answers every OPTIONS, of any origin on any path, 204; the contract answers only an
+// allowed origin's preflight on a /v1 path, and any other OPTIONS is the 405 it always was.
 import { HttpServerResponse } from "effect/http"
 import type { CorsOrigins } from "../Config.ts"
 import * as RateLimitHeaders from "../RateLimit/Headers.ts"

@@ -15,8 +15,17 @@ const COMPRESS = {
   gzip: (body: Uint8Array) => gzipSync(body)
 } as const
 
-type Made = { digest: string; compressed: { br?: Uint8Array; gzip?: Uint8Array } }
-const made = new WeakMap<HttpServerResponse.HttpServerResponse, Made>()
+/** A response made once and served to many: its digest, and each encoding made on its first request. */
+interface Document {
+  readonly response: HttpServerResponse.HttpServerResponse
+  readonly digest: string
+  readonly compressed: { br?: Uint8Array; gzip?: Uint8Array }
+}
+
+const documentOf = (response: HttpServerResponse.HttpServerResponse): Document => {
+  const body = response.body._tag === "Uint8Array" ? response.body.body : new Uint8Array()
+  return { response, digest: createHash("sha256").update(body).digest("hex").slice(0, 20), compressed: {} }
+}
 
 /** The first of br and gzip that Accept-Encoding accepts (a q=0 refuses it). */
 const negotiate = (header = "") => {
@@ -32,16 +41,12 @@ const negotiate = (header = "") => {
 const noneMatch = (header: string | undefined, etag: string): boolean =>
   header !== undefined && (header.trim() === "*" || (header.match(/"[^"]*"/g) ?? []).some((tag) => tag === etag))
 
-const represent = (request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) => {
+const represent = (request: HttpServerRequest.HttpServerRequest, document: Document) => {
+  const { compressed, digest, response } = document
   const body = response.body
   if (body._tag !== "Uint8Array" || response.status !== 200) return response
-  let known = made.get(response)
-  if (known === undefined) {
-    const digest = createHash("sha256").update(body.body).digest("hex").slice(0, 20)
-    made.set(response, (known = { digest, compressed: {} }))
-  }
   const encoding = negotiate(request.headers["accept-encoding"])
-  const etag = encoding === "identity" ? `"${known.digest}"` : `"${known.digest}-${encoding}"`
+  const etag = encoding === "identity" ? `"${digest}"` : `"${digest}-${encoding}"`
   const headers = {
     etag,
     vary: response.headers.vary === undefined ? "Accept-Encoding" : `Accept-Encoding, ${response.headers.vary}`,
@@ -51,16 +56,16 @@ const represent = (request: HttpServerRequest.HttpServerRequest, response: HttpS
   // the framework writes text as UTF-8: said in the type, so nothing has to guess
   const contentType = /^text\/[^;]*$/.test(body.contentType) ? `${body.contentType}; charset=utf-8` : body.contentType
   if (encoding === "identity") return HttpServerResponse.uint8Array(body.body, { contentType, headers })
-  const compressed = (known.compressed[encoding] ??= COMPRESS[encoding](body.body))
-  return HttpServerResponse.uint8Array(compressed, {
+  compressed[encoding] ??= COMPRESS[encoding](body.body)
+  return HttpServerResponse.uint8Array(compressed[encoding], {
     contentType,
     headers: { ...headers, "content-encoding": encoding }
   })
 }
 
-const CachedLive = HttpRouter.middleware((httpEffect) =>
-  Effect.zipWith(HttpServerRequest.HttpServerRequest, httpEffect, represent)
-).layer
+/** `document` as this request accepts it. */
+const serveDocument = (document: Document) =>
+  Effect.map(HttpServerRequest.HttpServerRequest, (request) => represent(request, document))
 
 export const FAVICON =
   "data:image/svg+xml," +
@@ -103,16 +108,16 @@ const openApiRoute = <Id extends string, Groups extends HttpApiGroup.Constraint>
         publicUrl === undefined
           ? { "cache-control": "private, max-age=3600", vary: trustProxy ? "Host, X-Forwarded-Proto" : "Host" }
           : {}
-      const documents = new LRUCache<string, HttpServerResponse.HttpServerResponse>({
+      const documents = new LRUCache<string, Document>({
         max: 16, // the Host header is the client's to choose: only this many documents are kept
-        memoMethod: (url) =>
-          HttpServerResponse.setHeaders(
-            HttpServerResponse.jsonUnsafe({ ...(spec ??= OpenApi.fromApi(api)), servers: [{ url }] }),
-            caching
-          )
+        memoMethod: (url) => {
+          spec ??= OpenApi.fromApi(api)
+          const json = HttpServerResponse.jsonUnsafe({ ...spec, servers: [{ url }] })
+          return documentOf(HttpServerResponse.setHeaders(json, caching))
+        }
       })
-      const serve = Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
-        documents.memo(publicUrl ?? requestOrigin(request, trustProxy))
+      const serve = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+        serveDocument(documents.memo(publicUrl ?? requestOrigin(request, trustProxy)))
       )
       yield* router.add("GET", OPENAPI_PATH, serve)
     })
@@ -128,13 +133,15 @@ const docsRoute = <Id extends string, Groups extends HttpApiGroup.Constraint>(ap
         Effect.provideService(Layer.CurrentMemoMap, Layer.makeMemoMapUnsafe()),
         Scope.provide(scope)
       )
-      return HttpRouter.add("GET", DOCS_PATH, Effect.flatten(yield* Effect.cached(page)))
+      // made on the first request for it (Scalar's route answers GET /docs alone, the same page every time)
+      const document = yield* Effect.cached(Effect.flatMap(page, (route) => Effect.map(route, documentOf)))
+      return HttpRouter.add("GET", DOCS_PATH, Effect.flatMap(document, serveDocument))
     })
   )
 
 export const documentsRoutes = <Id extends string, Groups extends HttpApiGroup.Constraint>(
   api: HttpApi.HttpApi<Id, Groups>
-) => Layer.mergeAll(openApiRoute(api), docsRoute(api)).pipe(Layer.provide(CachedLive))
+) => Layer.mergeAll(openApiRoute(api), docsRoute(api))
 
 // GET /: what the service is and where to go; a page, not a redirect, so its relative links work under a path prefix.
 const PAGE = `<!doctype html>

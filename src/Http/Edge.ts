@@ -16,7 +16,7 @@ import { Metrics } from "../Observability/Metrics.ts"
 import { Drain } from "../Services/Drain.ts"
 import { clip } from "./Clip.ts"
 import { corsHeaders, preflight } from "./Cors.ts"
-import { RequestLog } from "./RequestLog.ts"
+import { CurrentRequest, logRequest, makeCurrentRequest } from "./RequestLog.ts"
 import { ApiRoutes, pathOf, type Routes } from "./Routes.ts"
 
 const envelope = <S extends Schema.Codec<unknown, unknown>>(wire: S, status: number, error: S["Type"]) =>
@@ -82,7 +82,6 @@ export const EdgeLive = HttpRouter.middleware(
     const drain = yield* Drain
     const routes = yield* ApiRoutes
     const { corsOrigins } = yield* AppConfig
-    const log = yield* RequestLog
     const metrics = yield* Metrics
 
     return (
@@ -91,7 +90,8 @@ export const EdgeLive = HttpRouter.middleware(
       Effect.contextWith((context: Context.Context<HttpServerRequest.HttpServerRequest>) => {
         const request = Context.get(context, HttpServerRequest.HttpServerRequest)
         const started = performance.now()
-        const requestId = requestIdOf(request)
+        const facts = makeCurrentRequest(requestIdOf(request), started)
+        const requestId = facts.id
         const cors = corsOrigins === undefined ? undefined : corsHeaders(corsOrigins, request.headers.origin)
 
         const finish = (
@@ -113,7 +113,7 @@ export const EdgeLive = HttpRouter.middleware(
             if (response.headers.vary !== undefined) headers.vary = `${response.headers.vary}, Origin`
           }
           return Effect.as(
-            log.write(request, path, response.status, durationMs, requestId),
+            logRequest(request, facts, path, response.status, durationMs),
             HttpServerResponse.setHeaders(response, headers)
           )
         }
@@ -124,18 +124,15 @@ export const EdgeLive = HttpRouter.middleware(
             ? undefined
             : preflight(corsOrigins, routes, request.method, pathOf(request.url), request.headers)
         if (answered !== undefined) return finish(answered, undefined)
-        return Effect.flatMap(Effect.fiber, (fiber) => {
-          // At the drain deadline, a request still running is interrupted and answered 503.
-          const entry = drain.enter(() => fiber.interruptUnsafe())
-          const respond = (response: HttpServerResponse.HttpServerResponse) => {
-            drain.leave(entry)
-            return finish(response, cors)
-          }
-          return Effect.matchCauseEffect(httpEffect, {
-            onSuccess: respond,
-            onFailure: (cause) => Effect.flatMap(answer(routes, request, requestId, cause), respond)
+        // Counted until its fiber ends; at the drain deadline a request still running is interrupted and answered 503.
+        return Effect.andThen(
+          drain.track,
+          Effect.matchCauseEffect(Effect.provideService(httpEffect, CurrentRequest, facts), {
+            onSuccess: (response) => finish(response, cors),
+            onFailure: (cause) =>
+              Effect.flatMap(answer(routes, request, requestId, cause), (response) => finish(response, cors))
           })
-        })
+        )
       })
   }),
   { global: true }

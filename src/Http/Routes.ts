@@ -1,4 +1,6 @@
-/** The paths the service answers and their methods, from the HttpApi served: for 405's `Allow`, CORS and metrics. */
+// The paths the service answers and their methods, from the HttpApi served: for 405's `Allow`, CORS and metrics.
+// The router tells a request only that no route matched, not which methods its path has: paths are matched here
+// as the router matches them, so a 405 can list them and a metric name the route.
 import { Context, Layer } from "effect"
 import { HttpApi, type HttpApiGroup, HttpApiMiddleware } from "effect/http-api"
 import { AppConfig } from "../Config.ts"

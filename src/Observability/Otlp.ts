@@ -1,5 +1,5 @@
-// OTLP/HTTP export by Effect's exporters when OTEL_* ask for it; with none nothing here is built: no tracing cost.
-import { Effect, Layer, Option, Tracer } from "effect"
+// OTLP/HTTP export by Effect's exporters when OTEL_* ask for it; without a trace exporter, tracing is off.
+import { Effect, Layer, Option, References, Tracer } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientError, HttpMiddleware } from "effect/http"
 import { OtlpExporter, OtlpLogger, OtlpMetrics, OtlpSerialization, OtlpTracer } from "effect/observability"
 import { AppConfig } from "../Config.ts"
@@ -71,11 +71,16 @@ const exporters = (settings: OtlpSettings, routeOf: RouteOf) => {
   )
 }
 
+/** Spans nobody receives are not made: `withSpan` and the server's request span are no-ops without an exporter. */
+const TracingOff = Layer.succeed(References.TracerEnabled, false)
+
 export const OtlpLive = (routeOf: RouteOf) =>
   Layer.unwrap(
     Effect.gen(function* () {
       const { otlp } = yield* AppConfig
-      return otlp === undefined ? Layer.empty : exporters(otlp, routeOf)
+      if (otlp === undefined) return TracingOff
+      const exported = exporters(otlp, routeOf)
+      return otlp.urls.traces === undefined ? Layer.merge(exported, TracingOff) : exported
     })
   )
 

@@ -20,8 +20,9 @@ const DrainOnShutdown = Layer.effectDiscard(
   Drain.use((drain) =>
     Effect.addFinalizer(() =>
       Effect.gen(function* () {
+        const inFlight = yield* drain.inFlight
         yield* Effect.logInfo("Shutting down: finishing in-flight requests").pipe(
-          Effect.annotateLogs("inFlight", drain.inFlight())
+          Effect.annotateLogs("inFlight", inFlight)
         )
         const unfinished = yield* drain.drain()
         yield* Effect.logInfo("Stopped").pipe(Effect.annotateLogs("unfinished", unfinished))

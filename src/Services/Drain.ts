@@ -1,56 +1,40 @@
-/** Requests in flight: draining, new ones get 503 and running ones finish, or are interrupted (503) at the deadline. */
-import { Context, Duration, Effect, Layer, Result } from "effect"
-
-export type InFlight = { readonly interrupt: (() => void) | undefined }
+// Requests in flight are their fibers in a FiberSet; a flag marks draining, as a set refuses new fibers only once closed,
+// and closing it interrupts the ones running.
+import { Context, Duration, Effect, FiberSet, Layer } from "effect"
 
 export class Drain extends Context.Service<
   Drain,
   {
+    /** True once `drain` has started: the edge answers new requests 503. */
     readonly isDraining: () => boolean
-    readonly enter: (interrupt?: () => void) => InFlight
-    /** Removes the request; a second `leave` of the same handle does nothing. */
-    readonly leave: (request: InFlight) => void
-    readonly inFlight: () => number
-    /** Waits for every request to leave, up to the deadline; the number still unfinished then. */
+    /** Counts the calling fiber, the request's, in flight until it ends. */
+    readonly track: Effect.Effect<void>
+    readonly inFlight: Effect.Effect<number>
+    /** Waits for the requests in flight to end, up to the deadline; then interrupts the rest, and says how many. */
     readonly drain: (deadline?: Duration.Input) => Effect.Effect<number>
   }
 >()("app/Drain") {
-  static readonly layer: Layer.Layer<Drain> = Layer.sync(Drain, () => {
-    const requests = new Set<InFlight>()
-    let draining = false
-    let idle: (() => void) | undefined
-
-    const interruptAll = (): number => {
-      const unfinished = [...requests]
-      // one callback's failure must not keep the others' requests from their answer
-      for (const request of unfinished) Result.try(() => request.interrupt?.())
-      return unfinished.length
-    }
-
-    return Drain.of({
-      isDraining: () => draining,
-      enter: (interrupt) => {
-        const request: InFlight = { interrupt }
-        requests.add(request)
-        return request
-      },
-      leave: (request) => {
-        if (requests.delete(request) && requests.size === 0) idle?.()
-      },
-      inFlight: () => requests.size,
-      drain: Effect.fn("Drain.drain")(function* (deadline: Duration.Input = "10 seconds") {
-        return yield* Effect.callback<number>((resume) => {
+  static readonly layer: Layer.Layer<Drain> = Layer.effect(
+    Drain,
+    Effect.gen(function* () {
+      const requests = yield* FiberSet.make()
+      let draining = false
+      const inFlight = FiberSet.size(requests)
+      return Drain.of({
+        isDraining: () => draining,
+        track: Effect.withFiber((fiber) => FiberSet.add(requests, fiber)),
+        inFlight,
+        drain: Effect.fn("Drain.drain")(function* (deadline: Duration.Input = "10 seconds") {
           draining = true
-          if (requests.size === 0) return resume(Effect.succeed(0))
-          idle = () => resume(Effect.succeed(0))
-          return Effect.sync(() => {
-            idle = undefined
+          // the deadline holds in a finalizer too (uninterruptible), where shutdown runs this
+          const waited = Effect.as(FiberSet.awaitEmpty(requests), 0)
+          return yield* Effect.timeoutOrElse(waited, {
+            duration: deadline,
+            // each interrupted request ends with the edge's 503 before shutdown goes on
+            orElse: () => Effect.flatMap(inFlight, (unfinished) => Effect.as(FiberSet.clear(requests), unfinished))
           })
-        }).pipe(
-          // Holds in a finalizer too (uninterruptible), where shutdown runs it: the race's losing wait is cut anyway.
-          Effect.timeoutOrElse({ duration: deadline, orElse: () => Effect.sync(interruptAll) })
-        )
+        })
       })
     })
-  })
+  )
 }

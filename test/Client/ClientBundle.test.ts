@@ -42,7 +42,7 @@ test("the docs' typed client bundles the contract alone: no parser, no data set,
     expect({
       path,
       contract:
-        /^src\/(Api|ApiDocument|Errors|RateLimit\/Headers|Tools\/(TokenCost|\w+\/(Contract|Families|ClientHints|Schemas|Amount)))\.ts$/.test(
+        /^src\/(Api|ApiDocument|Errors|JsonBody|RateLimit\/Headers|Tools\/(\w+\/(Contract|Families|ClientHints|Schemas|Amount)))\.ts$/.test(
           path
         )
     }).toEqual({ path, contract: true })

@@ -9,21 +9,23 @@ import { join, resolve } from "node:path"
 
 const ROOT = resolve(import.meta.dir, "../..")
 
-const CALLS = `import { Effect } from "effect"
+const CALLS = `import { BigDecimal, Effect } from "effect"
 import { HttpApiClient } from "effect/http-api"
 import { ToolsApi } from "${ROOT}/src/Api.ts"
 import type { RateLimited } from "${ROOT}/src/Errors.ts"
 
 export const calls = Effect.gen(function* () {
   const client = yield* HttpApiClient.make(ToolsApi, { baseUrl: "http://localhost:3000" })
-  yield* client.wageEstimator({ payload: { hourlyWage: 25 } })
-  yield* client.wageEstimator({ payload: { annualSalary: 50000 } })
+  yield* client.wageEstimator({ payload: { hourlyWage: BigDecimal.fromStringUnsafe("25") } })
+  yield* client.wageEstimator({ payload: { annualSalary: BigDecimal.fromStringUnsafe("50000") } })
   // @ts-expect-error neither field
   yield* client.wageEstimator({ payload: {} })
   // @ts-expect-error both fields
-  yield* client.wageEstimator({ payload: { hourlyWage: 25, annualSalary: 50000 } })
-  // @ts-expect-error a string is not an amount
+  yield* client.wageEstimator({ payload: { hourlyWage: BigDecimal.fromStringUnsafe("25"), annualSalary: BigDecimal.fromStringUnsafe("50000") } })
+  // @ts-expect-error a string is not an amount: an amount is an exact decimal
   yield* client.wageEstimator({ payload: { hourlyWage: "25" } })
+  // @ts-expect-error nor is a float, which could not carry 1.00499999999999999999 as written
+  yield* client.wageEstimator({ payload: { hourlyWage: 25 } })
   yield* client.userAgentParser({ payload: { operation: "generate" } })
   yield* client.userAgentParser({ payload: { operation: "generate", count: 5, seed: 1 } })
   yield* client.userAgentParser({ payload: { operation: "parse", userAgents: ["curl/8.5.0"] } })
@@ -40,7 +42,7 @@ export const retry: number = limited.retryAfterSeconds
 `
 
 describe("HttpApiClient's types", () => {
-  test("tsc accepts either wage form and rejects {}, both fields and a string amount", () => {
+  test("tsc accepts either wage form and rejects {}, both fields and an amount that is not a decimal", () => {
     // inside node_modules, so the file resolves "effect" as the project does, and outside tsc -p . and prettier
     const dir = join(ROOT, "node_modules", ".cache", `client-types-${process.pid}`)
     mkdirSync(dir, { recursive: true })

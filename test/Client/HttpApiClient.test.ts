@@ -3,7 +3,7 @@
  * real server, and every error class of the API decoded from the one envelope.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { Effect, Layer } from "effect"
+import { BigDecimal, Effect, Layer } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientRequest, HttpClientResponse } from "effect/http"
 import { HttpApiClient } from "effect/http-api"
 import { ToolsApi } from "../../src/Api.ts"
@@ -37,7 +37,7 @@ const failureTag = <A, E>(effect: Effect.Effect<A, E>) =>
 
 describe("HttpApiClient against a real server", () => {
   test("calls both endpoints and gets typed answers", async () => {
-    const [parsed, generated, wage] = await withClient(KEY, (client) =>
+    const [parsed, generated, wage, exact] = await withClient(KEY, (client) =>
       Effect.all([
         client.userAgentParser({
           payload: {
@@ -47,7 +47,9 @@ describe("HttpApiClient against a real server", () => {
           }
         }),
         client.userAgentParser({ payload: { operation: "generate", browser: "Firefox", seed: 1 } }),
-        client.wageEstimator({ payload: { annualSalary: 50000 } })
+        client.wageEstimator({ payload: { annualSalary: BigDecimal.fromNumberUnsafe(50000) } }),
+        // sent as the decimal it is: 1.00499999999999999999 rounds to 1.00, where the float 1.005 would give 1.01
+        client.wageEstimator({ payload: { hourlyWage: BigDecimal.fromStringUnsafe("1.00499999999999999999") } })
       ])
     )
     // one result for one string; the type is the union of both forms (the client's type cannot follow the payload)
@@ -56,20 +58,25 @@ describe("HttpApiClient against a real server", () => {
     expect("device" in parsed.data && parsed.data.device.name).toBe("Unknown")
     expect("browser" in generated.data && generated.data.browser.name).toBe("Firefox")
     expect(wage.estimates.monthly).toBe(4166.67)
+    expect(exact.estimates.hourly).toBe(1)
   })
 
   test("decodes the errors a server answers (401, 413, 429 with its retry time); refuses a bad payload itself", async () => {
     const tags = await withClient("not-the-key", (client) =>
-      failureTag(client.wageEstimator({ payload: { hourlyWage: 1 } }))
+      failureTag(client.wageEstimator({ payload: { hourlyWage: BigDecimal.fromNumberUnsafe(1) } }))
     )
     expect(tags).toBe("Unauthorized")
     const errors = await withClient(ERRORS_KEY, (client) =>
       Effect.all([
         // @ts-expect-error neither field: the payload type is one form or the other (tsc -p . checks this line)
         failureTag(client.wageEstimator({ payload: {} })),
-        // @ts-expect-error both fields
-        failureTag(client.wageEstimator({ payload: { hourlyWage: 1, annualSalary: 2080 } })),
-        failureTag(client.wageEstimator({ payload: { hourlyWage: -1 } })),
+        failureTag(
+          client.wageEstimator({
+            // @ts-expect-error both fields
+            payload: { hourlyWage: BigDecimal.fromNumberUnsafe(1), annualSalary: BigDecimal.fromNumberUnsafe(2080) }
+          })
+        ),
+        failureTag(client.wageEstimator({ payload: { hourlyWage: BigDecimal.fromNumberUnsafe(-1) } })),
         failureTag(client.userAgentParser({ payload: { operation: "parse", userAgent: "a".repeat(600) } }))
       ])
     )
@@ -79,7 +86,9 @@ describe("HttpApiClient against a real server", () => {
     expect(errors).toEqual(["SchemaError", "SchemaError", "SchemaError", "PayloadTooLarge"])
     // five a minute: the sixth request is refused, and the error says when to come back
     const limited = await withClient(LIMITED_KEY, (client) =>
-      Effect.flip(Effect.repeat(client.wageEstimator({ payload: { hourlyWage: 1 } }), { times: 5 }))
+      Effect.flip(
+        Effect.repeat(client.wageEstimator({ payload: { hourlyWage: BigDecimal.fromNumberUnsafe(1) } }), { times: 5 })
+      )
     )
     expect(limited._tag).toBe("RateLimited")
     expect((limited as { retryAfterSeconds?: number }).retryAfterSeconds).toBeGreaterThanOrEqual(1)
@@ -116,7 +125,9 @@ describe("HttpApiClient decoding", () => {
       tags.push(
         await Effect.runPromise(
           HttpApiClient.make(ToolsApi, { baseUrl: "http://canned" }).pipe(
-            Effect.flatMap((client) => failureTag(client.wageEstimator({ payload: { hourlyWage: 1 } }))),
+            Effect.flatMap((client) =>
+              failureTag(client.wageEstimator({ payload: { hourlyWage: BigDecimal.fromNumberUnsafe(1) } }))
+            ),
             Effect.provide(Layer.succeed(HttpClient.HttpClient, canned))
           )
         )

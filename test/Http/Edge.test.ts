@@ -270,7 +270,7 @@ describe("the in-flight count, which shutdown waits on", () => {
       expect(answers.map((response) => response.status)).toEqual([
         200, 200, 400, 422, 413, 429, 401, 401, 404, 405, 200, 200
       ])
-      expect(counted.drain.inFlight()).toBe(0)
+      expect(Effect.runSync(counted.drain.inFlight)).toBe(0)
 
       // A body that never ends, from a client that then goes away: the request is interrupted, and still leaves.
       const fresh = makeTestApp({ env: { MAX_BODY_BYTES: "64" } })
@@ -287,10 +287,10 @@ describe("the in-flight count, which shutdown waits on", () => {
           } as RequestInit)
         )
         // counted once the edge has started on it, which a loaded machine may take well over 20 ms to reach
-        await until(() => fresh.drain.inFlight() === 1)
+        await until(() => Effect.runSync(fresh.drain.inFlight) === 1)
         abort.abort()
         await pending
-        expect(fresh.drain.inFlight()).toBe(0)
+        expect(Effect.runSync(fresh.drain.inFlight)).toBe(0)
       } finally {
         await fresh.dispose()
       }
@@ -321,7 +321,7 @@ describe("a request cut on the server side", () => {
       await errorOf(response, 503, "service_unavailable")
       expect(response.headers.get("x-content-type-options")).toBe("nosniff")
       expect(response.headers.get("cache-control")).toBe("no-store")
-      expect(cut.drain.inFlight()).toBe(0)
+      expect(Effect.runSync(cut.drain.inFlight)).toBe(0)
     } finally {
       await cut.dispose()
     }
@@ -347,7 +347,7 @@ describe("a bug", () => {
       const error = await errorOf(response, 500, "internal_error")
       expect(JSON.stringify(error)).not.toMatch(/secret|stack|\/srv|Error/)
       expect(response.headers.get("x-request-id")).not.toBeNull()
-      expect(failing.drain.inFlight()).toBe(0)
+      expect(Effect.runSync(failing.drain.inFlight)).toBe(0)
     } finally {
       await failing.dispose()
     }

@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test"
 import * as fc from "fast-check"
-import { depthOf, MAX_JSON_DEPTH } from "../../src/Http/RequestBody.ts"
+import { depthOf, MAX_JSON_DEPTH } from "../../src/JsonBody.ts"
 import { ToolsApi } from "../../src/Api.ts"
 import { expectWithinContract } from "../support/Contract.ts"
 import { errorOf, json, KEY, makeTestApp, UA_PATH, WAGE_PATH } from "../support/TestApp.ts"

@@ -4,6 +4,7 @@
  * collector that is down or hangs costs the requests nothing.
  */
 import { afterAll, describe, expect, test } from "bun:test"
+import { Tracer } from "effect"
 import { sha256Hex } from "../../src/Services/KeyFile.ts"
 import { until } from "../support/Poll.ts"
 import { start } from "../support/Process.ts"
@@ -244,6 +245,29 @@ describe("OTLP export, the defaults", () => {
       })
     }
     expect(since(start)).toEqual([])
+  })
+})
+
+describe("with no trace exporter", () => {
+  test("no span is made: not the server's for the request, nor the rate limit's or the tool's", async () => {
+    const made: Array<string> = []
+    const counting = Tracer.make({
+      span: (options) => {
+        made.push(options.name)
+        return Tracer.nativeTracer.span(options)
+      }
+    })
+    for (const env of [{}, { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_TRACES_EXPORTER: "none", ...FAST }]) {
+      const app = makeTestApp({ env, tracer: counting })
+      try {
+        const traceparent = `00-${TRACE_ID}-${PARENT_ID}-01`
+        expect((await app.post(WAGE_PATH, { hourlyWage: 25 }, { headers: { traceparent } })).status).toBe(200)
+        expect((await app.post(WAGE_PATH, { hourlyWage: 25 }, { key: "not-a-key" })).status).toBe(401)
+      } finally {
+        await app.dispose()
+      }
+    }
+    expect(made).toEqual([])
   })
 })
 

@@ -1,13 +1,17 @@
 import { describe, expect, test } from "bun:test"
-import { Duration, Effect, Exit, Fiber, Layer } from "effect"
+import { Deferred, Duration, Effect, Exit, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { Drain } from "../../src/Services/Drain.ts"
 
 const run = <A>(effect: Effect.Effect<A, never, Drain>) =>
-  Effect.runPromise(effect.pipe(Effect.provide(Layer.merge(Drain.layer, TestClock.layer()))))
+  Effect.runPromise(Effect.scoped(effect.pipe(Effect.provide(Layer.merge(Drain.layer, TestClock.layer())))))
 
 /** The fiber's exit if it has finished, else undefined. */
 const poll = <A, E>(fiber: Fiber.Fiber<A, E>) => Effect.sync(() => fiber.pollUnsafe())
+
+/** A request in flight: a tracked fiber that ends when `done` is completed. */
+const request = (drain: Drain["Service"], done: Deferred.Deferred<void>) =>
+  Effect.forkDetach(Effect.andThen(drain.track, Deferred.await(done)))
 
 describe("Drain", () => {
   test("draining answers at once when nothing is in flight, and from then on says it is draining", async () => {
@@ -21,18 +25,20 @@ describe("Drain", () => {
     expect(draining).toBe(true)
   })
 
-  test("it waits for the last in-flight request to leave", async () => {
+  test("it waits for the last in-flight request to end", async () => {
     const result = await run(
       Effect.gen(function* () {
         const drain = yield* Drain
-        const first = drain.enter()
-        const second = drain.enter()
-        const fiber = yield* Effect.forkChild(drain.drain())
+        const first = yield* Deferred.make<void>()
+        const second = yield* Deferred.make<void>()
+        yield* request(drain, first)
+        yield* request(drain, second)
         yield* Effect.yieldNow
-        drain.leave(first)
+        const fiber = yield* Effect.forkChild(drain.drain())
+        yield* Deferred.succeed(first, undefined)
         yield* Effect.yieldNow
         const early = yield* poll(fiber)
-        drain.leave(second)
+        yield* Deferred.succeed(second, undefined)
         return [early === undefined, yield* Fiber.join(fiber)] as const
       })
     )
@@ -43,74 +49,82 @@ describe("Drain", () => {
     const polled = await run(
       Effect.gen(function* () {
         const drain = yield* Drain
-        drain.enter() // a request that never finishes
+        yield* Effect.forkDetach(Effect.andThen(drain.track, Effect.never)) // a request that never finishes
+        yield* Effect.yieldNow
         const fiber = yield* Effect.forkDetach(Effect.uninterruptible(drain.drain(Duration.seconds(10))))
         yield* TestClock.adjust(Duration.seconds(10))
         yield* Effect.yieldNow
         return yield* poll(fiber)
       })
     )
-    expect(polled !== undefined && Exit.isSuccess(polled)).toBe(true)
     expect(polled).toEqual(Exit.succeed(1))
   })
 
-  test("at the deadline each unfinished request's interrupt is called once; finished ones are not", async () => {
-    const calls: Array<string> = []
+  test("at the deadline each unfinished request is interrupted, once it is gone it is no longer counted", async () => {
     const result = await run(
       Effect.gen(function* () {
         const drain = yield* Drain
-        const done = drain.enter(() => calls.push("done"))
-        drain.enter(() => calls.push("stuck-1"))
-        drain.enter() // no callback: counted, nothing to call
-        drain.enter(() => calls.push("stuck-2"))
-        drain.leave(done)
+        const done = yield* Deferred.make<void>()
+        const never = yield* Deferred.make<void>()
+        const finished = yield* request(drain, done)
+        const stuck = [yield* request(drain, never), yield* request(drain, never)]
+        yield* Effect.yieldNow
+        yield* Deferred.succeed(done, undefined)
         const fiber = yield* Effect.forkChild(drain.drain(Duration.seconds(5)))
         yield* TestClock.adjust(Duration.seconds(4))
-        const before = [...calls]
+        const before = yield* Effect.forEach(stuck, poll)
         yield* TestClock.adjust(Duration.seconds(1))
-        return [before, yield* Fiber.join(fiber), drain.inFlight()] as const
+        const unfinished = yield* Fiber.join(fiber)
+        const after = yield* Effect.forEach(stuck, poll)
+        return { before, unfinished, after, finished: yield* poll(finished), inFlight: yield* drain.inFlight }
       })
     )
-    const [before, unfinished, inFlight] = result
-    expect(before).toEqual([])
-    expect(unfinished).toBe(3)
-    expect(calls).toEqual(["stuck-1", "stuck-2"])
-    expect(inFlight).toBe(3) // the requests leave when the server has answered them
+    expect(result.before).toEqual([undefined, undefined])
+    expect(result.unfinished).toBe(2)
+    for (const exit of result.after) expect(exit !== undefined && Exit.hasInterrupts(exit)).toBe(true)
+    expect(result.finished).toEqual(Exit.void)
+    expect(result.inFlight).toBe(0)
   })
 
-  test("a throwing interrupt callback does not keep the others from being called", async () => {
-    const calls: Array<string> = []
-    const unfinished = await run(
-      Effect.gen(function* () {
-        const drain = yield* Drain
-        drain.enter(() => {
-          throw new Error("boom")
-        })
-        drain.enter(() => calls.push("second"))
-        const fiber = yield* Effect.forkChild(drain.drain(Duration.seconds(1)))
-        yield* TestClock.adjust(Duration.seconds(1))
-        return yield* Fiber.join(fiber)
-      })
-    )
-    expect(unfinished).toBe(2)
-    expect(calls).toEqual(["second"])
-  })
-
-  test("leave is idempotent: a second leave of the same request does not count another one out", async () => {
+  test("a request whose cleanup fails when interrupted does not keep the others from being interrupted", async () => {
     const result = await run(
       Effect.gen(function* () {
         const drain = yield* Drain
-        const a = drain.enter()
-        drain.enter()
-        drain.leave(a)
-        drain.leave(a)
+        const never = yield* Deferred.make<void>()
+        yield* Effect.forkDetach(
+          Effect.andThen(drain.track, Deferred.await(never)).pipe(Effect.onInterrupt(() => Effect.die("boom")))
+        )
+        const other = yield* request(drain, never)
+        yield* Effect.yieldNow
+        const fiber = yield* Effect.forkChild(drain.drain(Duration.seconds(1)))
+        yield* TestClock.adjust(Duration.seconds(1))
+        return [yield* Fiber.join(fiber), yield* poll(other)] as const
+      })
+    )
+    const [unfinished, other] = result
+    expect(unfinished).toBe(2)
+    expect(other !== undefined && Exit.hasInterrupts(other)).toBe(true)
+  })
+
+  test("a request tracked twice counts once, and leaves once it ends", async () => {
+    const result = await run(
+      Effect.gen(function* () {
+        const drain = yield* Drain
+        const done = yield* Deferred.make<void>()
+        const never = yield* Deferred.make<void>()
+        yield* Effect.forkDetach(drain.track.pipe(Effect.andThen(drain.track), Effect.andThen(Deferred.await(done))))
+        yield* request(drain, never)
+        yield* Effect.yieldNow
+        const counted = yield* drain.inFlight
+        yield* Deferred.succeed(done, undefined)
+        yield* Effect.yieldNow
         const fiber = yield* Effect.forkChild(drain.drain(Duration.seconds(1)))
         yield* Effect.yieldNow
         const early = yield* poll(fiber)
         yield* TestClock.adjust(Duration.seconds(1))
-        return [early === undefined, drain.inFlight(), yield* Fiber.join(fiber)] as const
+        return [counted, early === undefined, yield* Fiber.join(fiber)] as const
       })
     )
-    expect(result).toEqual([true, 1, 1])
+    expect(result).toEqual([2, true, 1])
   })
 })

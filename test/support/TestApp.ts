@@ -2,7 +2,7 @@
  * The real HttpApi application in process (`HttpRouter.toWebHandler`), with the real edge middleware and real
  * services, configured through a map of variables instead of the environment.
  */
-import { Clock, ConfigProvider, Console, Effect, Layer, Metric, References } from "effect"
+import { Clock, ConfigProvider, Console, Context, Effect, Exit, Layer, Metric, References, Scope, Tracer } from "effect"
 import type { LogLevel } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { AppConfig, type Env } from "../../src/Config.ts"
@@ -41,6 +41,8 @@ export interface TestAppOptions {
   readonly logs?: Array<string>
   /** The clock every request reads (the rate limit's refills), e.g. `stoppedClock()`; the real one by default. */
   readonly clock?: Clock.Clock
+  /** The tracer every request's spans go to, unless OTLP export brings its own. */
+  readonly tracer?: Tracer.Tracer
 }
 
 /** A clock whose time of day stands still until `advance` moves it; sleeps and monotonic time stay real. */
@@ -67,12 +69,9 @@ const capturedLogs = (lines: Array<string>) =>
   )
 
 export const makeTestApp = (options: TestAppOptions = {}) => {
-  const drain = Effect.runSync(
-    Effect.provide(
-      Drain.useSync((drain) => drain),
-      Drain.layer
-    )
-  )
+  // the drain's requests live as long as the app: its scope closes after the app's
+  const drainScope = Scope.makeUnsafe()
+  const drain = Context.get(Effect.runSync(Layer.buildWithScope(Drain.layer, drainScope)), Drain)
   const buckets = makeMemoryStore(options.maxEntries)
   const limiter = Effect.runSync(
     Effect.provide(
@@ -109,6 +108,7 @@ export const makeTestApp = (options: TestAppOptions = {}) => {
       )
     ),
     Layer.provideMerge(options.clock === undefined ? Layer.empty : Layer.succeed(Clock.Clock, options.clock)),
+    Layer.provideMerge(options.tracer === undefined ? Layer.empty : Layer.succeed(Tracer.Tracer, options.tracer)),
     Layer.provideMerge(
       options.logs === undefined
         ? Layer.succeed(References.MinimumLogLevel, options.logLevel ?? "None")
@@ -117,7 +117,12 @@ export const makeTestApp = (options: TestAppOptions = {}) => {
     // each app counts in a registry of its own: /metrics shows this app's requests, and tests do not share counts
     Layer.provideMerge(Layer.succeed(Metric.MetricRegistry, new Map()))
   )
-  const { dispose, handler } = HttpRouter.toWebHandler(layer, { disableLogger: true })
+  const web = HttpRouter.toWebHandler(layer, { disableLogger: true })
+  const { handler } = web
+  const dispose = async () => {
+    await web.dispose()
+    await Effect.runPromise(Scope.close(drainScope, Exit.void))
+  }
 
   const request = (path: string, init: RequestInit = {}) => handler(new Request(`http://localhost${path}`, init))
 

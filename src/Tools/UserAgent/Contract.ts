@@ -1,31 +1,21 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { InvalidRequestWire } from "../../Errors.ts"
-import { TokenCost } from "../TokenCost.ts"
-import { MAX_BATCH, UserAgentRequest, UserAgentResponse } from "./Schemas.ts"
-
-/** One token a user agent of a batch; a size the schema refuses costs one, like every refused body. */
-export const tokenCost = (body: object): number => {
-  const { operation, userAgents, count } = body as Record<string, unknown>
-  const batch = operation === "parse" && !("userAgent" in body) && Array.isArray(userAgents) ? userAgents.length : 1
-  const n = operation === "generate" ? count : batch
-  return typeof n === "number" && Number.isInteger(n) && n >= 1 && n <= MAX_BATCH ? n : 1
-}
+import { InvalidRequestWire, RateLimitedWire } from "../../Errors.ts"
+import { UserAgentBody, UserAgentResponse } from "./Schemas.ts"
 
 export const UserAgentParser = HttpApiEndpoint.post("userAgentParser", "/user-agent-parser", {
-  payload: UserAgentRequest,
+  payload: UserAgentBody,
   success: UserAgentResponse,
-  error: InvalidRequestWire
-})
-  .annotate(TokenCost, tokenCost)
-  .annotateMerge(
-    OpenApi.annotations({
-      summary: "Parse a user agent, or generate a realistic one",
-      description:
-        "`parse` names the browser, OS, device, CPU, engine and bot behind a User-Agent string, by family " +
-        "(Chrome, Firefox, Safari, Edge, IE; Windows, macOS, iOS, Android, Linux; Desktop, Mobile, Tablet). " +
-        "`generate` returns a current, real-world user agent, optionally of a given family, and its parse."
-    })
-  )
+  // a batch's further tokens are taken once it is decoded: 429, or 400 for more than a key's bucket holds
+  error: [InvalidRequestWire, RateLimitedWire]
+}).annotateMerge(
+  OpenApi.annotations({
+    summary: "Parse a user agent, or generate a realistic one",
+    description:
+      "`parse` names the browser, OS, device, CPU, engine and bot behind a User-Agent string, by family " +
+      "(Chrome, Firefox, Safari, Edge, IE; Windows, macOS, iOS, Android, Linux; Desktop, Mobile, Tablet). " +
+      "`generate` returns a current, real-world user agent, optionally of a given family, and its parse."
+  })
+)
 
 export class UserAgentGroup extends HttpApiGroup.make("userAgent", { topLevel: true })
   .add(UserAgentParser)

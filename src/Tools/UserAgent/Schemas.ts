@@ -1,5 +1,6 @@
 /** The user-agent tool's request and response schemas; names are families, normalised as parse/Names.ts says. */
 import { Schema } from "effect"
+import { jsonBody } from "../../JsonBody.ts"
 import { ClientHintHeaders } from "./ClientHints.ts"
 import { BrowserFamily, DeviceFamily, DeviceType, OsFamily } from "./Families.ts"
 
@@ -35,11 +36,23 @@ const refused = (description: string, message: string) =>
   Schema.optionalKey(Schema.Never.annotate({ description, message }))
 const notWith = (other: string) => refused(`Not with \`${other}\``, `cannot be sent with ${other}; send one`)
 
+// The other operation's fields are taken and ignored (the contract), so a client can switch operation alone.
+const ignored = (operation: "parse" | "generate") =>
+  Schema.optionalKey(Schema.Unknown.annotate({ description: `Ignored by ${operation}` }))
+const ignoredByParse = {
+  browser: ignored("parse"),
+  os: ignored("parse"),
+  deviceType: ignored("parse"),
+  seed: ignored("parse"),
+  count: ignored("parse")
+}
+
 export const ParseRequest = Schema.Struct({
   operation: operation("parse", "Parse the given userAgent"),
   userAgent: UserAgentString,
   userAgents: notWith("userAgent"),
-  headers: Schema.optionalKey(ClientHintHeaders)
+  headers: Schema.optionalKey(ClientHintHeaders),
+  ...ignoredByParse
 }).annotate({ identifier: "ParseRequest", title: "Parse a user agent" })
 
 const UserAgentStrings = Schema.Array(UserAgentString)
@@ -61,7 +74,8 @@ export const ParseBatchRequest = Schema.Struct({
   headers: refused(
     "Client hints describe one browser: send them with `userAgent`",
     "describe one browser: send them with userAgent, not userAgents"
-  )
+  ),
+  ...ignoredByParse
 }).annotate({ identifier: "ParseBatchRequest", title: "Parse up to 100 user agents" })
 
 const COUNT_RULE = `must be an integer from 1 to ${MAX_BATCH}`
@@ -84,14 +98,22 @@ export const GenerateRequest = Schema.Struct({
         Schema.isBetween({ minimum: 1, maximum: MAX_BATCH }, { message: COUNT_RULE })
       )
       .annotate({ description: `Generate this many (1 to ${MAX_BATCH}; one token each): \`data\` is then an array` })
-  )
+  ),
+  userAgent: ignored("generate"),
+  userAgents: ignored("generate"),
+  headers: ignored("generate")
 }).annotate({ identifier: "GenerateRequest", title: "Generate a user agent" })
 
 export const UserAgentRequest = Schema.Union([ParseRequest, ParseBatchRequest, GenerateRequest]).annotate({
   identifier: "UserAgentRequest",
   description:
     '`operation` "parse" with a `userAgent`, or with `userAgents` (up to 100, `data` then an array in the same ' +
-    'order); or "generate" (which ignores `userAgent`), one or `count` of them',
+    'order); or "generate" (which ignores `userAgent`), one or `count` of them'
+})
+export type UserAgentRequest = typeof UserAgentRequest.Type
+
+/** The body: its JSON text parsed once. */
+export const UserAgentBody = jsonBody(UserAgentRequest, {
   examples: [
     { operation: "parse", userAgent: WINDOWS_CHROME },
     { operation: "generate", browser: "Firefox", os: "Linux" },
@@ -99,7 +121,6 @@ export const UserAgentRequest = Schema.Union([ParseRequest, ParseBatchRequest, G
     { operation: "generate", count: 3, deviceType: "Mobile", seed: 7 }
   ]
 })
-export type UserAgentRequest = typeof UserAgentRequest.Type
 
 const known = (description: string) =>
   Schema.String.annotate({ description: `${description}; "Unknown" when it cannot be determined` })

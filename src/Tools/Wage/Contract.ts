@@ -1,11 +1,10 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { InvalidValueWire } from "../../Errors.ts"
-import { WageRequest, WageResponse } from "./Schemas.ts"
+import { ValueErrors } from "../../Errors.ts"
+import { WageBody, WageResponse } from "./Schemas.ts"
 
 export const WageEstimator = HttpApiEndpoint.post("wageEstimator", "/wage-estimator", {
-  payload: WageRequest,
-  success: WageResponse,
-  error: InvalidValueWire
+  payload: WageBody,
+  success: WageResponse
 }).annotateMerge(
   OpenApi.annotations({
     summary: "Convert an hourly wage or an annual salary across six pay periods",
@@ -17,4 +16,5 @@ export const WageEstimator = HttpApiEndpoint.post("wageEstimator", "/wage-estima
 
 export class WageGroup extends HttpApiGroup.make("wage", { topLevel: true })
   .add(WageEstimator)
+  .middleware(ValueErrors)
   .annotateMerge(OpenApi.annotations({ title: "Wage", description: "Hourly wage and annual salary, both ways" })) {}

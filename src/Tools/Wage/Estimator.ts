@@ -1,14 +1,21 @@
 /** The six estimates from the exact hourly rate, each rounded to cents once, half away from zero. */
-import { Context, Effect, Layer, Result } from "effect"
-import { InvalidValue } from "../../Errors.ts"
-import { type Amount, amountOf, assumptions, type Field, FIELDS, type Ratio } from "./Amount.ts"
-import type { Estimates } from "./Schemas.ts"
+import { type BigDecimal, Context, Effect, Layer } from "effect"
+import { assumptions } from "./Amount.ts"
+import type { Estimates, WageRequest } from "./Schemas.ts"
 
-export type WageInput =
-  | { readonly hourlyWage: Amount; readonly annualSalary?: never }
-  | { readonly annualSalary: Amount; readonly hourlyWage?: never }
+/**
+ * An exact non-negative rational n/d. BigDecimal.divide stops at 100 digits and rounds the last one, so a crafted
+ * 100-digit amount could round a cent the wrong way: the divisions by 2080 and by 12 are kept exact here.
+ */
+interface Ratio {
+  readonly n: bigint
+  readonly d: bigint
+}
 
 const { hoursPerDay, daysPerWeek, hoursPerYear } = assumptions
+
+const ratioOf = ({ scale, value }: BigDecimal.BigDecimal): Ratio =>
+  scale >= 0 ? { n: value, d: 10n ** BigInt(scale) } : { n: value * 10n ** BigInt(-scale), d: 1n }
 
 const times = ({ d, n }: Ratio, numerator: number, denominator = 1): Ratio => ({
   n: n * BigInt(numerator),
@@ -17,29 +24,24 @@ const times = ({ d, n }: Ratio, numerator: number, denominator = 1): Ratio => ({
 
 const roundToCents = ({ d, n }: Ratio): number => Number((200n * n + d) / (2n * d)) / 100
 
-const hourlyRate = (input: WageInput): Result.Result<Ratio, InvalidValue> => {
-  const [field, amount]: readonly [Field, Amount] =
-    input.hourlyWage !== undefined ? ["hourlyWage", input.hourlyWage] : ["annualSalary", input.annualSalary]
-  return Result.mapBoth(amountOf(amount, FIELDS[field].max), {
-    onFailure: (problem) =>
-      new InvalidValue({ message: `${field} ${problem}`, details: [{ path: field, message: problem }] }),
-    onSuccess: (rate) => (field === "hourlyWage" ? rate : times(rate, 1, hoursPerYear))
-  })
-}
+const hourlyRate = (request: WageRequest): Ratio =>
+  request.hourlyWage !== undefined ? ratioOf(request.hourlyWage) : times(ratioOf(request.annualSalary), 1, hoursPerYear)
 
-/** All six estimates, or the 422 naming the field whose amount is not allowed. */
-export const estimate = (input: WageInput): Result.Result<Estimates, InvalidValue> =>
-  Result.map(hourlyRate(input), (hourly) => ({
+/** All six estimates of a decoded request, whose amount its schema has already judged. */
+export const estimate = (request: WageRequest): Estimates => {
+  const hourly = hourlyRate(request)
+  return {
     hourly: roundToCents(hourly),
     daily: roundToCents(times(hourly, hoursPerDay)),
     weekly: roundToCents(times(hourly, hoursPerDay * daysPerWeek)),
     biweekly: roundToCents(times(hourly, hoursPerDay * daysPerWeek * 2)),
     monthly: roundToCents(times(hourly, hoursPerYear, 12)),
     annual: roundToCents(times(hourly, hoursPerYear))
-  }))
+  }
+}
 
 export class Estimator extends Context.Service<Estimator>()("app/WageEstimator", {
-  make: Effect.succeed({ estimate: (input: WageInput) => Effect.suspend(() => Effect.fromResult(estimate(input))) })
+  make: Effect.succeed({ estimate: (request: WageRequest) => Effect.sync(() => estimate(request)) })
 }) {
   static readonly layer: Layer.Layer<Estimator> = Layer.effect(Estimator, Estimator.make)
 }

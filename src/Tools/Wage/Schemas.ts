@@ -1,32 +1,27 @@
-import { Effect, Result, Schema, SchemaGetter, SchemaIssue, SchemaTransformation } from "effect"
-import { amountOf, assumptions, type Field, FIELDS } from "./Amount.ts"
+import { BigDecimal, Effect, Option, Result, Schema, SchemaIssue, SchemaTransformation } from "effect"
+import { INVALID_VALUE } from "../../Errors.ts"
+import { jsonBody, type Replacer, type Reviver } from "../../JsonBody.ts"
+import { amountOf, assumptions, decimalOf, type Field, FIELDS } from "./Amount.ts"
 
 export { assumptions }
 
-// To a typed client a number, refused before it is sent if not allowed; from the wire any value (`Unknown` would
-// refuse 1e400), for the estimator to judge from its text: a 422, not a 400.
+// Any JSON value from the wire, so a string or null is this field's 422, not a 400; a number as the exact decimal
+// written (the body's reviver), or a number from code. To a typed client and in the document, a JSON number.
 const amount = (field: Field) => {
   const { description, example, max } = FIELDS[field]
   const documented = Schema.makeFilter(() => true, {
     toJsonSchema: () => ({ type: "number", exclusiveMinimum: 0, maximum: max })
   })
-  const checkedWhenSent = new SchemaTransformation.Transformation<number, unknown>(
-    SchemaGetter.passthrough({ strict: false }),
-    SchemaGetter.transformEffect((value: number) =>
-      Result.match(amountOf(value, max), {
-        onFailure: (message) => Effect.fail(new SchemaIssue.InvalidValue({ message }, value)),
-        onSuccess: () => Effect.succeed(value)
-      })
-    )
-  )
-  return Schema.Any.annotate({ description, examples: [example] })
+  // judged both ways: a typed client refuses an amount before sending it, as the server would
+  const judge = (value: unknown) =>
+    Result.match(amountOf(value, max), {
+      onFailure: (message) => Effect.fail(new SchemaIssue.InvalidValue({ message, [INVALID_VALUE]: true }, value)),
+      onSuccess: Effect.succeed
+    })
+  const judged = SchemaTransformation.transformEffect<BigDecimal.BigDecimal, unknown>({ decode: judge, encode: judge })
+  return Schema.Unknown.annotate({ description, examples: [example] })
     .check(documented)
-    .pipe(
-      Schema.decodeTo(
-        Schema.declare((_: unknown): _ is number => true),
-        checkedWhenSent
-      )
-    )
+    .pipe(Schema.decodeTo(Schema.BigDecimal, judged))
 }
 
 /** Exactly one of the two fields; a key present counts as given, even with null. */
@@ -45,10 +40,35 @@ export const WageRequest = Schema.Union(
 ).annotate({
   identifier: "WageRequest",
   title: "Wage estimate request",
-  description: "Exactly one of hourlyWage and annualSalary, a positive JSON number",
-  examples: [{ annualSalary: 50000 }, { hourlyWage: 25 }]
+  description: "Exactly one of hourlyWage and annualSalary, a positive JSON number"
 })
 export type WageRequest = typeof WageRequest.Type
+
+declare global {
+  // ES2025's JSON.rawJSON (Bun has it; TypeScript's lib does not name it yet): a number written as exact text
+  interface JSON {
+    rawJSON(text: string): unknown
+  }
+}
+
+// Every number of a wage body is read as the decimal written (`1.005` exactly), and a typed client writes it so.
+// (Not the body itself, key "": a body that is a number is refused as not an object.)
+const exactNumbers: Reviver = (key, value, context) =>
+  key !== "" && typeof value === "number" && context?.source !== undefined
+    ? Option.getOrElse(decimalOf(context.source), () => value)
+    : value
+// (The value as it was, before its toJSON: a BigDecimal's is an object.)
+const writtenNumbers: Replacer = function (key, value) {
+  const original = this[key]
+  return BigDecimal.isBigDecimal(original) ? JSON.rawJSON(BigDecimal.format(original)) : value
+}
+
+/** The body: its JSON text parsed once, amounts exact. */
+export const WageBody = jsonBody(WageRequest, {
+  examples: [{ annualSalary: 50000 }, { hourlyWage: 25 }],
+  reviver: exactNumbers,
+  replacer: writtenNumbers
+})
 
 const cents = Schema.Finite.annotate({ description: "Rounded to cents, half away from zero" })
 

@@ -1,10 +1,10 @@
-/** The wage tool's handlers: its group served by the estimator, each amount read as written in the body. */
+/** The wage tool's handlers: its group served by the estimator, on the payload its schema decoded exactly. */
 import { Effect, Layer } from "effect"
+import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { Body, ToolsApi } from "../../Api.ts"
+import { ToolsApi } from "../../Api.ts"
 import { Estimator } from "./Estimator.ts"
-import { assumptions } from "./Schemas.ts"
-import { inputOf } from "./SourceText.ts"
+import { assumptions, type WageResponse } from "./Schemas.ts"
 
 export const WageHandlers = HttpApiBuilder.group(
   ToolsApi,
@@ -12,10 +12,11 @@ export const WageHandlers = HttpApiBuilder.group(
   Effect.fnUntraced(function* (handlers) {
     const estimator = yield* Estimator
     return handlers.handle("wageEstimator", ({ payload }) =>
-      Effect.service(Body).pipe(
-        Effect.flatMap((body) => estimator.estimate(inputOf(payload, "text" in body ? body.text : ""))),
-        Effect.map((estimates) => ({ success: true as const, estimates, assumptions }))
-      )
+      Effect.map(estimator.estimate(payload), (estimates) => {
+        const response: typeof WageResponse.Type = { success: true, estimates, assumptions }
+        // written unencoded, as the user-agent tool's answers are (its index.ts says why)
+        return HttpServerResponse.jsonUnsafe(response)
+      })
     )
   })
 )

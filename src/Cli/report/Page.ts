@@ -1,5 +1,5 @@
 // `parse --html FILE`: one page that opens anywhere, offline: Chart.js and the data inlined, nothing fetched.
-// @ts-expect-error a script imported as text (Bun embeds it in the binary): it has no types
+/// <reference path="./ChartJs.d.ts" />
 import chartJs from "../../../node_modules/chart.js/dist/chart.umd.min.js" with { type: "text" }
 import type { SummaryJson } from "../summary/Summary.ts"
 import { number } from "../summary/Table.ts"

@@ -59,23 +59,26 @@ describe("a real server", () => {
   })
 
   test("logs one JSON line per request with the key's id, never the key", async () => {
-    const logged = () => server.stdout().split('"message":"request"').length - 1
-    const before = logged()
-    await post("/v1/tools/wage-estimator", '{"hourlyWage":3}', KEY)
+    // this request's own line, found by its id: an earlier test's line may still be on its way
+    const requestId = `log-line-${crypto.randomUUID()}`
+    // whole lines only: the last piece may still be being written
+    const ours = () =>
+      server
+        .stdout()
+        .split("\n")
+        .slice(0, -1)
+        .filter((line) => line.includes(requestId))
+        .map((line) => JSON.parse(line))
+    await post("/v1/tools/wage-estimator", '{"hourlyWage":3}', KEY, { "x-request-id": requestId })
     // its line is written once it is answered, and read from the pipe after that
-    await until(() => logged() > before && server.stdout().endsWith("\n"))
-    const lines = server
-      .stdout()
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line))
-    const requests = lines.filter((line) => line.message === "request")
-    expect(requests.length).toBeGreaterThan(0)
-    const last = requests.at(-1).annotations
-    expect(last).toMatchObject({ method: "POST", path: "/v1/tools/wage-estimator", status: 200 })
-    expect(last.keyId).toMatch(/^key_[0-9a-f]{8}$/)
-    expect(typeof last.requestId).toBe("string")
-    expect(typeof last.durationMs).toBe("number")
+    await until(() => ours().length > 0)
+    const lines = ours()
+    expect(lines).toHaveLength(1)
+    const line = lines[0].annotations
+    expect(lines[0].message).toBe("request")
+    expect(line).toMatchObject({ method: "POST", path: "/v1/tools/wage-estimator", status: 200, requestId })
+    expect(line.keyId).toMatch(/^key_[0-9a-f]{8}$/)
+    expect(typeof line.durationMs).toBe("number")
     expect(server.stdout() + server.stderr()).not.toContain(KEY)
   })
 })

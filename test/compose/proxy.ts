@@ -69,6 +69,7 @@ const localConfig = (text: string, dnsPort: number, listenPort: number, apiPort:
   return swaps.reduce((config, [from, to]) => config.replace(from, to), text)
 }
 
+// a health probe's line is at debug (OPERATIONS.md, Logs): the instances run at that level to show them
 const requestsServed = (instance: Running) => instance.stdout().split('"path":"/health"').length - 1
 
 const dir = mkdtempSync(join(tmpdir(), "tools-api-proxy-"))
@@ -81,7 +82,13 @@ let redis: RedisServer | undefined
 let nginx: Subprocess | undefined
 try {
   redis = await startRedis()
-  const env = { API_KEYS: KEY, REDIS_URL: redis.url, TRUST_PROXY: "true", RATE_LIMIT_PER_MINUTE: String(LIMIT) }
+  const env = {
+    API_KEYS: KEY,
+    REDIS_URL: redis.url,
+    TRUST_PROXY: "true",
+    RATE_LIMIT_PER_MINUTE: String(LIMIT),
+    LOG_LEVEL: "debug"
+  }
   instances.push(await start({ ...env, HOST: INSTANCES[0]! }))
   instances.push(await start({ ...env, HOST: INSTANCES[1]!, PORT: String(instances[0]!.port) }))
 

@@ -1,4 +1,5 @@
 // `parse --summary`: humans and bots counted apart, each field bounded (Tally.ts), time by hour or day (Timeline.ts).
+import { Record } from "effect"
 import type { UserAgentInfo } from "../../Tools/UserAgent/Schemas.ts"
 import { makeTally, type TallyState, type Values } from "./Tally.ts"
 import { makeTimeline, type Timeline, type TimelineState } from "./Timeline.ts"
@@ -53,8 +54,8 @@ export type SummaryJson = Lines & {
   readonly parsed: number
   readonly humans: number
   readonly bots: number
-  readonly human: Record<HumanField | LogField, Values>
-  readonly bot: Record<BotField | LogField, Values>
+  readonly human: Record.ReadonlyRecord<HumanField | LogField, Values>
+  readonly bot: Record.ReadonlyRecord<BotField | LogField, Values>
   readonly timeline: Timeline | null
 }
 
@@ -62,22 +63,21 @@ export type SummaryJson = Lines & {
 export interface SummaryState {
   readonly humans: number
   readonly bots: number
-  readonly human: Readonly<Record<string, TallyState>>
-  readonly bot: Readonly<Record<string, TallyState>>
+  readonly human: Record.ReadonlyRecord<string, TallyState>
+  readonly bot: Record.ReadonlyRecord<string, TallyState>
   readonly timeline: { hours: TimelineState; other: number }
 }
 
-const tallies = <K extends string>(names: ReadonlyArray<K>) =>
-  Object.fromEntries(names.map((name) => [name, makeTally(name === "path" ? MAX_PATHS : MAX_VALUES)])) as Record<
-    K,
-    ReturnType<typeof makeTally>
-  >
-const mapValues = <K extends string, A, B>(record: Record<K, A>, f: (a: A) => B) =>
-  Object.fromEntries(Object.entries(record).map(([key, value]) => [key, f(value as A)])) as Record<K, B>
+/** A tally for each field, and for the log's status and path. */
+const tallies = <K extends string>(fields: Record.ReadonlyRecord<K, unknown>) => ({
+  ...Record.map(fields, () => makeTally(MAX_VALUES)),
+  status: makeTally(MAX_VALUES),
+  path: makeTally(MAX_PATHS)
+})
 
 export const makeSummary = () => {
-  const human = tallies([...(Object.keys(HUMAN_FIELDS) as Array<HumanField>), "status", "path"] as const)
-  const bot = tallies([...(Object.keys(BOT_FIELDS) as Array<BotField>), "status", "path"] as const)
+  const human = tallies(HUMAN_FIELDS)
+  const bot = tallies(BOT_FIELDS)
   const timeline = makeTimeline()
   let humans = 0
   let bots = 0
@@ -86,10 +86,10 @@ export const makeSummary = () => {
     const side = data.bot.isBot ? bot : human
     if (data.bot.isBot) {
       bots++
-      for (const [field, [, value]] of Object.entries(BOT_FIELDS)) bot[field as BotField].add(value(data))
+      for (const field of Record.keys(BOT_FIELDS)) bot[field].add(BOT_FIELDS[field][1](data))
     } else {
       humans++
-      for (const [field, [, value]] of Object.entries(HUMAN_FIELDS)) human[field as HumanField].add(value(data))
+      for (const field of Record.keys(HUMAN_FIELDS)) human[field].add(HUMAN_FIELDS[field][1](data))
     }
     if (log === undefined) return
     side.status.add(log.status === null ? "-" : String(log.status))
@@ -100,8 +100,8 @@ export const makeSummary = () => {
   const state = (): SummaryState => ({
     humans,
     bots,
-    human: mapValues(human, (tally) => tally.state()),
-    bot: mapValues(bot, (tally) => tally.state()),
+    human: Record.map(human, (tally) => tally.state()),
+    bot: Record.map(bot, (tally) => tally.state()),
     timeline: timeline.state()
   })
 
@@ -120,8 +120,8 @@ export const makeSummary = () => {
     failed,
     humans,
     bots,
-    human: mapValues(human, (tally) => tally.json()),
-    bot: mapValues(bot, (tally) => tally.json()),
+    human: Record.map(human, (tally) => tally.json()),
+    bot: Record.map(bot, (tally) => tally.json()),
     timeline: timeline.json()
   })
 

@@ -1,4 +1,5 @@
 // What a `--jobs` worker writes on its stdout for the main process: its answers framed by segment, then its counts.
+import { Schema } from "effect"
 import type { SummaryState } from "../summary/Summary.ts"
 import type { Counts } from "./Answer.ts"
 
@@ -6,6 +7,31 @@ export type Frame =
   | { readonly _tag: "Data"; readonly bytes: Uint8Array }
   | { readonly _tag: "End"; readonly bytes: number }
   | { readonly _tag: "Done"; readonly counts: Counts; readonly summary: SummaryState | undefined }
+
+const Tally = Schema.Struct({
+  counts: Schema.Array(Schema.Tuple([Schema.String, Schema.Number])),
+  other: Schema.Number
+})
+
+/** The last frame's body, as `doneFrame` writes it (a summary absent when the run counts none). */
+const Done = Schema.fromJsonString(
+  Schema.Struct({
+    counts: Schema.Struct({ lines: Schema.Number, skipped: Schema.Number, failed: Schema.Number }),
+    summary: Schema.optionalKey(
+      Schema.Struct({
+        humans: Schema.Number,
+        bots: Schema.Number,
+        human: Schema.Record(Schema.String, Tally),
+        bot: Schema.Record(Schema.String, Tally),
+        timeline: Schema.Struct({
+          hours: Schema.Array(Schema.Tuple([Schema.String, Schema.Record(Schema.String, Schema.Number)])),
+          other: Schema.Number
+        })
+      })
+    )
+  })
+)
+const readDone = Schema.decodeUnknownSync(Done)
 
 const encoder = new TextEncoder()
 
@@ -41,7 +67,10 @@ export async function* readFrames(stream: ReadableStream<Uint8Array>): AsyncGene
       const body = buffer.subarray(newline + 1, newline + 1 + size)
       buffer = buffer.subarray(newline + 1 + size)
       if (kind === "D") yield { _tag: "Data", bytes: body }
-      else yield { _tag: "Done", ...(JSON.parse(body.toString("utf8")) as Omit<Frame & { _tag: "Done" }, "_tag">) }
+      else {
+        const { counts, summary } = readDone(body.toString("utf8"))
+        yield { _tag: "Done", counts, summary }
+      }
     }
   }
 }

@@ -53,7 +53,8 @@ export const serve = <E, R>(
     const context = Context.add(yield* Effect.context<never>(), PeerAddress, peer)
     const handle = HttpEffect.toWebHandlerWith<never, unknown, never>(context)(yield* HttpRouter.toHttpEffect(app))
     const fetch = (request: Request) => handle(request).then((response) => closeUnreadBody(request, response))
-    const server = (serving = yield* listen({ ...options, fetch }, names))
+    const server = yield* listen({ ...options, fetch }, names)
+    serving = server
     yield* Effect.addFinalizer(() => Effect.promise(() => server.stop()))
     return server
   })

@@ -75,7 +75,8 @@ export const lookups = (db: Database) => {
   }
   let scanning: Search | undefined
   const scan = (): Search => {
-    const [whole, compile] = [makePatternIndex(db.brands, db.regex), allPatterns()]
+    const whole = makePatternIndex(db.brands, db.regex)
+    const compile = allPatterns()
     return {
       model: (models, ua) => models.scan(ua, compile),
       brand: (ua, _lower, open) => whole.scan(ua, compile, open)
@@ -83,6 +84,9 @@ export const lookups = (db: Database) => {
   }
   const byIndexLookup: Lookup = (ua, model) => identify(ua, db, byIndex, model)
   // every pattern in order, as Matomo runs them: what the index is checked against
-  const scanLookup: Lookup = (ua, model) => identify(ua, db, (scanning ??= scan()), model)
+  const scanLookup: Lookup = (ua, model) => {
+    scanning ??= scan()
+    return identify(ua, db, scanning, model)
+  }
   return { identify: byIndexLookup, scan: scanLookup }
 }

@@ -89,8 +89,7 @@ export const EdgeLive = HttpRouter.middleware(
     ): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest> =>
       Effect.contextWith((context: Context.Context<HttpServerRequest.HttpServerRequest>) => {
         const request = Context.get(context, HttpServerRequest.HttpServerRequest)
-        const started = performance.now()
-        const facts = makeCurrentRequest(requestIdOf(request), started)
+        const facts = makeCurrentRequest(requestIdOf(request), performance.now())
         const requestId = facts.id
         const cors = corsOrigins === undefined ? undefined : corsHeaders(corsOrigins, request.headers.origin)
 
@@ -98,7 +97,7 @@ export const EdgeLive = HttpRouter.middleware(
           response: HttpServerResponse.HttpServerResponse,
           withCors: Readonly<Record<string, string>> | undefined
         ) => {
-          const durationMs = performance.now() - started
+          const durationMs = performance.now() - facts.startedAt
           const path = pathOf(request.url)
           metrics.observe(routes.routeOf(path) ?? "unmatched", response.status, durationMs)
           // a response that sets its own cache lifetime keeps it (/docs, /openapi.json); every other one is no-store

@@ -155,7 +155,7 @@ const wageRequest = (body: Record<string, unknown>, text: string) => {
   return { success: true, estimates, assumptions }
 }
 
-/** One token a string of a parse batch (the service's `TokenCost` of the user-agent endpoint, for parses). */
+/** One token a string of a parse batch, taken at once (the service takes a batch's further tokens once decoded). */
 const tokenCost = (body: Record<string, unknown>): number => {
   const { operation, userAgents } = body
   const n = Array.isArray(userAgents) ? userAgents.length : 0

@@ -133,16 +133,29 @@ export const report = (
   cpu: Map<string, Array<number>>,
   extra: (name: string) => string = () => ""
 ): void => {
-  const at = (values: Array<number>, q: number) => values[Math.floor(q * (values.length - 1))]!.toFixed(1)
+  const at = (values: Array<number>, q: number) =>
+    values[Math.floor(q * (values.length - 1))]!.toFixed(values === ratios ? 3 : 1)
   const width = Math.max(...[...cpu.keys()].map((name) => name.length)) + 2
   process.stderr.write(
     `${kind}: ${trials} trials of ${PER_TRIAL} requests each, ${CONNECTIONS} at a time, alternating\n`
   )
+  // two targets: each trial's pair run back to back, so their ratio is steadier than either figure
+  const [first, second] = [...cpu.values()]
+  const ratios =
+    cpu.size === 2 && first !== undefined && second !== undefined
+      ? first.map((value, i) => second[i]! / value).sort((a, b) => a - b)
+      : []
   for (const [name, values] of cpu) {
     values.sort((a, b) => a - b)
     process.stderr.write(
       `${name.padEnd(width)}CPU µs/request min ${at(values, 0)} p25 ${at(values, 0.25)} median ${at(values, 0.5)}` +
         `${extra(name)}\n`
+    )
+  }
+  if (ratios.length > 0) {
+    const [a, b] = [...cpu.keys()]
+    process.stderr.write(
+      `${b}/${a} CPU per request, trial by trial: p25 ${at(ratios, 0.25)} median ${at(ratios, 0.5)} p75 ${at(ratios, 0.75)}\n`
     )
   }
 }

@@ -1,10 +1,11 @@
 // The request's one log line, from the facts the edge provides for that request (`CurrentRequest`). Not
 // HttpMiddleware.logger: its line has no request id, no caller and no clipped path, which operators search by.
-import { Context, Effect } from "effect"
-import type { HttpServerRequest } from "effect/http"
+import { Cause, Clock, Console, Context, Effect, LogLevel, Option, References } from "effect"
+import { HttpEffect, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { jsonLogger, plainJsonLine } from "../Observability/Logger.ts"
 import { clip } from "./Clip.ts"
 
-/** One request as the edge answers it: its id and start, and its caller once authentication knows it. */
+/** One request as the edge answers it: its id and start, its caller once authentication knows it, headers for its answer. */
 export class CurrentRequest extends Context.Service<
   CurrentRequest,
   {
@@ -13,20 +14,44 @@ export class CurrentRequest extends Context.Service<
     /** Authentication names the caller here, so the line says who asked without the key being looked up again. */
     readonly noteCaller: (keyId: string) => void
     readonly caller: () => string | undefined
+    /** The steps before the answer add their headers here; the edge writes them, with its own, once. */
+    readonly addHeaders: (headers: Readonly<Record<string, string>>) => void
+    readonly headers: () => Readonly<Record<string, string>>
   }
 >()("app/CurrentRequest") {}
 
 export const makeCurrentRequest = (id: string, startedAt: number): CurrentRequest["Service"] => {
   let keyId: string | undefined
+  let headers: Record<string, string> = {}
   return {
     id,
     startedAt,
     noteCaller: (caller) => {
       keyId = caller
     },
-    caller: () => keyId
+    caller: () => keyId,
+    addHeaders: (added) => {
+      headers = { ...headers, ...added }
+    },
+    headers: () => headers
   }
 }
+
+/**
+ * Adds `headers` to this request's answer, whatever it turns out to be (an error is encoded after the step that adds
+ * them). The edge writes them with its own: a second copy of the answer's headers cost ~5 µs a request (bench/ab.ts).
+ * Served without the edge (a middleware on its own), the framework's pre-response handler adds them.
+ */
+export const respondWith = (
+  headers: Readonly<Record<string, string>>
+): Effect.Effect<void, never, HttpServerRequest.HttpServerRequest> =>
+  Effect.contextWith((context: Context.Context<never>) => {
+    const facts = Context.getOption(context, CurrentRequest)
+    if (Option.isSome(facts)) return Effect.sync(() => facts.value.addHeaders(headers))
+    return HttpEffect.appendPreResponseHandler((_request, response) =>
+      Effect.succeed(HttpServerResponse.setHeaders(response, headers))
+    )
+  })
 
 export const logRequest = (
   request: HttpServerRequest.HttpServerRequest,
@@ -46,5 +71,24 @@ export const logRequest = (
   if (keyId !== undefined) fields.keyId = keyId
   // a probe every few seconds would drown the requests: a healthy answer to one is at debug, a 503 at info
   const probe = (request.method === "GET" || request.method === "HEAD") && path === "/health" && status === 200
-  return Effect.annotateLogs(probe ? Effect.logDebug("request") : Effect.logInfo("request"), fields)
+  return logLine(probe ? "Debug" : "Info", "request", fields)
 }
+
+/**
+ * `Effect.logWithLevel(level)(message)` annotated with `fields`. With the JSON logger alone, as deployed, the line is
+ * written at once: annotating the fiber's logs for one line cost more than the line (bench/ab.ts).
+ */
+const logLine = (level: LogLevel.Severity, message: string, fields: Readonly<Record<string, string | number>>) =>
+  Effect.withFiber((fiber) => {
+    if (LogLevel.isGreaterThan(fiber.getRef(References.MinimumLogLevel), level)) return Effect.void
+    const loggers = fiber.getRef(References.CurrentLoggers)
+    const annotations = { ...fiber.getRef(References.CurrentLogAnnotations), ...fields }
+    const date = new Date(fiber.getRef(Clock.Clock).currentTimeMillisUnsafe())
+    const line =
+      loggers.size === 1 && loggers.has(jsonLogger)
+        ? plainJsonLine({ message, logLevel: level, cause: Cause.empty, fiber, date }, annotations)
+        : undefined
+    if (line === undefined) return Effect.annotateLogs(Effect.logWithLevel(level)(message), fields)
+    fiber.getRef(Console.Console).log(line)
+    return Effect.void
+  })

@@ -16,27 +16,36 @@ const LEVELS: Record<AppConfig["Service"]["logLevel"], LogLevel.LogLevel> = {
 const isPlain = (value: unknown): boolean =>
   value === null || (typeof value !== "object" && typeof value !== "bigint" && typeof value !== "function")
 
-// `Logger.consoleJson`'s line. Where every value is plain (the request line), it is written with one JSON.stringify:
-// the generic formatter's redacting, cycle-safe walk is most of a request line's cost (bench/README.md).
-export const jsonLogger = Logger.withConsoleLog(
-  Logger.make((options) => {
-    const { cause, date, fiber, logLevel, message } = options
-    const messages: ReadonlyArray<unknown> = Array.isArray(message) ? message : [message]
-    const annotations = fiber.getRef(References.CurrentLogAnnotations)
-    let plain = cause.reasons.length === 0 && messages.every(isPlain)
-    for (const key in annotations) plain &&= isPlain(annotations[key])
-    if (!plain) return Logger.formatJson.log(options)
-    const spans: Record<string, number> = {}
-    for (const [label, start] of fiber.getRef(References.CurrentLogSpans)) spans[label] = date.getTime() - start
-    return JSON.stringify({
-      message: messages.length === 1 ? messages[0] : messages,
-      level: logLevel.toUpperCase(),
-      timestamp: date.toISOString(),
-      annotations,
-      spans,
-      fiberId: `#${fiber.id}`
-    })
+/**
+ * `Logger.consoleJson`'s line for one record with these annotations, written by one JSON.stringify; undefined where a
+ * value is not plain (a cause, an object), which the generic formatter's redacting, cycle-safe walk is for.
+ */
+export const plainJsonLine = (
+  options: Logger.Options<unknown>,
+  annotations: Readonly<Record<string, unknown>>
+): string | undefined => {
+  const { cause, date, fiber, logLevel, message } = options
+  const messages: ReadonlyArray<unknown> = Array.isArray(message) ? message : [message]
+  let plain = cause.reasons.length === 0 && messages.every(isPlain)
+  for (const key in annotations) plain &&= isPlain(annotations[key])
+  if (!plain) return undefined
+  const spans: Record<string, number> = {}
+  for (const [label, start] of fiber.getRef(References.CurrentLogSpans)) spans[label] = date.getTime() - start
+  return JSON.stringify({
+    message: messages.length === 1 ? messages[0] : messages,
+    level: logLevel.toUpperCase(),
+    timestamp: date.toISOString(),
+    annotations,
+    spans,
+    fiberId: `#${fiber.id}`
   })
+}
+
+export const jsonLogger = Logger.withConsoleLog(
+  Logger.make(
+    (options) =>
+      plainJsonLine(options, options.fiber.getRef(References.CurrentLogAnnotations)) ?? Logger.formatJson.log(options)
+  )
 )
 
 // The loggers' Console, its lines to `write`: dropped ones told in one warning; on close it waits 2 s at most for all.

@@ -10,8 +10,8 @@ import * as RateLimitHeaders from "../RateLimit/Headers.ts"
 import { RateLimiter } from "../RateLimit/Limiter.ts"
 import { ApiKeyStore } from "../Services/ApiKeyStore.ts"
 import { clientAddress, PeerAddress } from "./ClientAddress.ts"
-import { CurrentRequest } from "./RequestLog.ts"
-import { respondWith, seconds } from "./RateLimit.ts"
+import { seconds } from "./RateLimit.ts"
+import { CurrentRequest, respondWith } from "./RequestLog.ts"
 
 const REALM = 'Bearer realm="tools-api"'
 

@@ -18,6 +18,7 @@ import { clip } from "./Clip.ts"
 import { corsHeaders, preflight } from "./Cors.ts"
 import { CurrentRequest, logRequest, makeCurrentRequest } from "./RequestLog.ts"
 import { ApiRoutes, pathOf, type Routes } from "./Routes.ts"
+import { withHeaders } from "./WithHeaders.ts"
 
 const envelope = <S extends Schema.Codec<unknown, unknown>>(wire: S, status: number, error: S["Type"]) =>
   HttpServerResponse.text(JSON.stringify(Schema.encodeSync(wire)(error)), { status, contentType: "application/json" })
@@ -102,6 +103,7 @@ export const EdgeLive = HttpRouter.middleware(
           metrics.observe(routes.routeOf(path) ?? "unmatched", response.status, durationMs)
           // a response that sets its own cache lifetime keeps it (/docs, /openapi.json); every other one is no-store
           const headers: Record<string, string> = {
+            ...facts.headers(),
             "x-content-type-options": "nosniff",
             "cache-control": response.headers["cache-control"] ?? "no-store",
             "x-request-id": requestId
@@ -113,7 +115,7 @@ export const EdgeLive = HttpRouter.middleware(
           }
           return Effect.as(
             logRequest(request, facts, path, response.status, durationMs),
-            HttpServerResponse.setHeaders(response, headers)
+            withHeaders(response, headers)
           )
         }
 

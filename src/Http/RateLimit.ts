@@ -1,18 +1,12 @@
 /** The caller's token bucket: the request's one token or 429, a batch's further tokens for its handler; headers on every answer. */
 import { Context, Effect, Layer } from "effect"
-import { HttpEffect, HttpServerResponse } from "effect/http"
 import { BatchTokens, CurrentCaller, RateLimit } from "../Api.ts"
 import { InvalidRequest, RateLimited } from "../Errors.ts"
 import { Metrics } from "../Observability/Metrics.ts"
 import * as Tracing from "../Observability/Tracing.ts"
 import * as RateLimitHeaders from "../RateLimit/Headers.ts"
 import { RateLimiter } from "../RateLimit/Limiter.ts"
-
-/** Adds `headers` to this request's response, whatever it turns out to be (an error is encoded after this step). */
-export const respondWith = (headers: Record<string, string>) =>
-  HttpEffect.appendPreResponseHandler((_request, response) =>
-    Effect.succeed(HttpServerResponse.setHeaders(response, headers))
-  )
+import { respondWith } from "./RequestLog.ts"
 
 export const seconds = (n: number) => `${n} second${n === 1 ? "" : "s"}`
 

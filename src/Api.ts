@@ -29,7 +29,7 @@ export class BatchTokens extends Context.Service<
     /** The rest of a batch of `size` (the request's own token is taken on arrival): all of them, or none. */
     readonly take: (
       size: number
-    ) => Effect.Effect<void, RateLimited | InvalidRequest, HttpServerRequest.HttpServerRequest>
+    ) => Effect.Effect<void, RateLimited | InvalidRequest, CurrentCaller | HttpServerRequest.HttpServerRequest>
   }
 >()("app/BatchTokens") {}
 
@@ -52,10 +52,9 @@ export class RequestBody extends HttpApiMiddleware.Service<RequestBody>()("app/R
 }) {}
 
 /** Takes the request's one token or answers 429, whatever comes next: every request of a known caller pays. */
-export class RateLimit extends HttpApiMiddleware.Service<
-  RateLimit,
-  { requires: CurrentCaller; provides: BatchTokens }
->()("app/RateLimit", { error: [RateLimitedWire] }) {}
+export class RateLimit extends HttpApiMiddleware.Service<RateLimit, { requires: CurrentCaller }>()("app/RateLimit", {
+  error: [RateLimitedWire]
+}) {}
 
 /** A payload its schema refuses is the contract's 400, not the framework's empty one; the errors every route has. */
 export class RequestErrors extends HttpApiMiddleware.Service<RequestErrors>()("app/RequestErrors", {

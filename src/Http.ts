@@ -5,7 +5,7 @@ import { ToolsApi } from "./Api.ts"
 import { AuthenticationLive } from "./Http/Authentication.ts"
 import { documentsRoutes, HomeRoute } from "./Http/Documents.ts"
 import { EdgeLive } from "./Http/Edge.ts"
-import { RateLimitLive } from "./Http/RateLimit.ts"
+import { BatchTokensLive, RateLimitLive } from "./Http/RateLimit.ts"
 import { RequestBodyLive } from "./Http/RequestBody.ts"
 import { RequestErrorsLive, ValueErrorsLive } from "./Http/SchemaErrors.ts"
 import { MetricsRoute } from "./Observability/Metrics.ts"
@@ -23,7 +23,14 @@ export const makeHttp = <Id extends string, Groups extends HttpApiGroup.Constrai
   Layer.mergeAll(
     HttpApiBuilder.layer(api).pipe(
       Layer.provide([handlers, SystemLive]),
-      Layer.provide([AuthenticationLive, RateLimitLive, RequestBodyLive, RequestErrorsLive, ValueErrorsLive])
+      Layer.provide([
+        AuthenticationLive,
+        RateLimitLive,
+        BatchTokensLive,
+        RequestBodyLive,
+        RequestErrorsLive,
+        ValueErrorsLive
+      ])
     ),
     HomeRoute,
     documentsRoutes(api),

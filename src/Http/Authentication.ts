@@ -1,5 +1,5 @@
 // The API key: a known one gives its caller; none is a 401, or a 429 past the address's failed-authentication budget.
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Context, Effect, Layer, Option, Redacted, References } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { Authentication, CurrentCaller } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
@@ -22,6 +22,8 @@ export const AuthenticationLive = Layer.effect(
     const limiter = yield* RateLimiter
     const { trustProxy } = yield* AppConfig
     const metrics = yield* Metrics
+    const withSpan = yield* Tracing.withSpan
+    const tracing = yield* References.TracerEnabled
 
     const refuse = (keySent: boolean) =>
       Effect.gen(function* () {
@@ -29,7 +31,7 @@ export const AuthenticationLive = Layer.effect(
         const request = yield* HttpServerRequest.HttpServerRequest
         const peer = (yield* PeerAddress)(request)
         const address = clientAddress(request, peer, trustProxy)
-        const decision = yield* Tracing.withSpan(limiter.recordAuthFailure(address), "rate-limit auth-failure")
+        const decision = yield* withSpan(limiter.recordAuthFailure(address), "rate-limit auth-failure")
         if (decision.allowed) {
           yield* respondWith({ "www-authenticate": keySent ? `${REALM}, error="invalid_token"` : REALM })
           const message = keySent
@@ -51,10 +53,13 @@ export const AuthenticationLive = Layer.effect(
         const key = Redacted.value(credential)
         const caller = key === "" ? undefined : keys.authenticate(key)
         if (caller === undefined) return refuse(key !== "")
-        const annotated = Effect.andThen(Effect.annotateCurrentSpan("tools_api.key_id", caller.id), httpEffect)
+        const annotated = tracing
+          ? Effect.andThen(Effect.annotateCurrentSpan("tools_api.key_id", caller.id), httpEffect)
+          : httpEffect
         const admitted = Effect.provideService(annotated, CurrentCaller, caller)
         // the edge provides the request's facts; a test of this middleware alone runs without them
-        return Effect.flatMap(Effect.serviceOption(CurrentRequest), (facts) => {
+        return Effect.contextWith((context: Context.Context<never>) => {
+          const facts = Context.getOption(context, CurrentRequest)
           if (Option.isSome(facts)) facts.value.noteCaller(caller.id)
           return admitted
         })

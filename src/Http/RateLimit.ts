@@ -10,44 +10,56 @@ import { respondWith } from "./RequestLog.ts"
 
 export const seconds = (n: number) => `${n} second${n === 1 ? "" : "s"}`
 
+// `tokens` from the caller's bucket, its headers on the answer; `needs`: what the message adds for a batch's tokens.
+const makeTake = Effect.gen(function* () {
+  const limiter = yield* RateLimiter
+  const metrics = yield* Metrics
+  const withSpan = yield* Tracing.withSpan
+  return (caller: CurrentCaller["Service"], tokens: number, needs = "") =>
+    Effect.flatMap(withSpan(limiter.take(caller.bucket, tokens, caller.limit), "rate-limit"), (decision) =>
+      Effect.clockWith((clock) => {
+        metrics.countKeyRequest(caller.id, decision.allowed)
+        const headers = respondWith(RateLimitHeaders.headersOf(decision, clock.currentTimeMillisUnsafe()))
+        if (decision.allowed) return headers
+        metrics.countRateLimited("key")
+        const message = `Rate limit of ${decision.limit} requests per minute exceeded${needs}; retry in ${seconds(decision.retryAfterSeconds)}`
+        return Effect.andThen(headers, new RateLimited({ message, retryAfterSeconds: decision.retryAfterSeconds }))
+      })
+    )
+})
+
 export const RateLimitLive = Layer.effect(
   RateLimit,
   Effect.gen(function* () {
-    const limiter = yield* RateLimiter
-    const metrics = yield* Metrics
-
-    // `needs`: what the message adds for a batch's further tokens
-    const take = (caller: CurrentCaller["Service"], tokens: number, needs = "") =>
-      Effect.flatMap(Tracing.withSpan(limiter.take(caller.bucket, tokens, caller.limit), "rate-limit"), (decision) =>
-        Effect.clockWith((clock) => {
-          metrics.countKeyRequest(caller.id, decision.allowed)
-          const headers = respondWith(RateLimitHeaders.headersOf(decision, clock.currentTimeMillisUnsafe()))
-          if (decision.allowed) return headers
-          metrics.countRateLimited("key")
-          const message = `Rate limit of ${decision.limit} requests per minute exceeded${needs}; retry in ${seconds(decision.retryAfterSeconds)}`
-          return Effect.andThen(headers, new RateLimited({ message, retryAfterSeconds: decision.retryAfterSeconds }))
-        })
+    const take = yield* makeTake
+    const withSpan = yield* Tracing.withSpan
+    return RateLimit.of((httpEffect, { endpoint }) =>
+      Effect.contextWith((context: Context.Context<CurrentCaller>) =>
+        Effect.andThen(
+          take(Context.get(context, CurrentCaller), 1),
+          withSpan(httpEffect, `tool ${endpoint.identifier}`)
+        )
       )
+    )
+  })
+)
 
-    const batchTokens = (caller: CurrentCaller["Service"]) => {
-      const capacity = caller.limit ?? limiter.capacity
-      return BatchTokens.of({
-        take: (size) => {
-          if (size > capacity) {
-            const message = `This request asks for ${size} user agents; a key may send at most ${capacity} at once`
+export const BatchTokensLive = Layer.effect(
+  BatchTokens,
+  Effect.gen(function* () {
+    const take = yield* makeTake
+    const { capacity } = yield* RateLimiter
+    return BatchTokens.of({
+      take: (size) =>
+        Effect.contextWith((context: Context.Context<CurrentCaller>): ReturnType<BatchTokens["Service"]["take"]> => {
+          const caller = Context.get(context, CurrentCaller)
+          const most = caller.limit ?? capacity
+          if (size > most) {
+            const message = `This request asks for ${size} user agents; a key may send at most ${most} at once`
             return Effect.fail(new InvalidRequest({ message }))
           }
           return size > 1 ? take(caller, size - 1, ` (this request needs ${size})`) : Effect.void
-        }
-      })
-    }
-
-    return RateLimit.of((httpEffect, { endpoint }) =>
-      Effect.contextWith((context: Context.Context<CurrentCaller>) => {
-        const caller = Context.get(context, CurrentCaller)
-        const handled = Tracing.withSpan(httpEffect, `tool ${endpoint.identifier}`)
-        return Effect.andThen(take(caller, 1), Effect.provideService(handled, BatchTokens, batchTokens(caller)))
-      })
-    )
+        })
+    })
   })
 )

@@ -34,10 +34,9 @@ export const UserAgentHandlers = HttpApiBuilder.group(
   "userAgent",
   Effect.fnUntraced(function* (handlers) {
     const userAgents = yield* UserAgents
+    const tokens = yield* BatchTokens
     return handlers.handle("userAgentParser", ({ payload }) =>
-      Effect.flatMap(Effect.service(BatchTokens), (tokens) =>
-        Effect.andThen(tokens.take(sizeOf(payload)), Effect.map(answer(userAgents, payload), respond))
-      )
+      Effect.andThen(tokens.take(sizeOf(payload)), Effect.map(answer(userAgents, payload), respond))
     )
   })
 )

@@ -20,22 +20,35 @@ export class CurrentRequest extends Context.Service<
   }
 >()("app/CurrentRequest") {}
 
-export const makeCurrentRequest = (id: string, startedAt: number): CurrentRequest["Service"] => {
-  let keyId: string | undefined
-  let headers: Record<string, string> = {}
-  return {
-    id,
-    startedAt,
-    noteCaller: (caller) => {
-      keyId = caller
-    },
-    caller: () => keyId,
-    addHeaders: (added) => {
-      headers = { ...headers, ...added }
-    },
-    headers: () => headers
+/** A request's facts as the edge makes them on its arrival: one object, its methods shared by every request. */
+class RequestFacts implements Context.Service.Shape<typeof CurrentRequest> {
+  private keyId: string | undefined = undefined
+  private readonly added: Record<string, string> = {}
+
+  constructor(
+    readonly id: string,
+    readonly startedAt: number
+  ) {}
+
+  noteCaller(keyId: string): void {
+    this.keyId = keyId
+  }
+
+  caller(): string | undefined {
+    return this.keyId
+  }
+
+  addHeaders(headers: Readonly<Record<string, string>>): void {
+    Object.assign(this.added, headers)
+  }
+
+  headers(): Readonly<Record<string, string>> {
+    return this.added
   }
 }
+
+export const makeCurrentRequest = (id: string, startedAt: number): CurrentRequest["Service"] =>
+  new RequestFacts(id, startedAt)
 
 /**
  * Adds `headers` to this request's answer, whatever it turns out to be (an error is encoded after the step that adds
@@ -82,7 +95,8 @@ const logLine = (level: LogLevel.Severity, message: string, fields: Readonly<Rec
   Effect.withFiber((fiber) => {
     if (LogLevel.isGreaterThan(fiber.getRef(References.MinimumLogLevel), level)) return Effect.void
     const loggers = fiber.getRef(References.CurrentLoggers)
-    const annotations = { ...fiber.getRef(References.CurrentLogAnnotations), ...fields }
+    const outer = fiber.getRef(References.CurrentLogAnnotations)
+    const annotations = Object.keys(outer).length === 0 ? fields : { ...outer, ...fields }
     const date = new Date(fiber.getRef(Clock.Clock).currentTimeMillisUnsafe())
     const line =
       loggers.size === 1 && loggers.has(jsonLogger)

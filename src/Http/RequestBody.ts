@@ -6,6 +6,7 @@ import { RequestBody } from "../Api.ts"
 import { AppConfig } from "../Config.ts"
 import { InvalidRequest, PayloadTooLarge } from "../Errors.ts"
 import { clip } from "./Clip.ts"
+import { ReadRequest } from "./ReadRequest.ts"
 
 const isJson = (contentType: string): boolean => {
   const semicolon = contentType.indexOf(";")
@@ -36,10 +37,21 @@ export const RequestBodyLive = Layer.effect(
         const declared = request.headers["content-length"]
         const length = declared !== undefined && /^\d+$/.test(declared) ? Number(declared) : undefined
         if (length !== undefined && length > maxBodyBytes) return Effect.fail(tooLarge)
-        const text =
-          length !== undefined
-            ? request.text
-            : Effect.provideService(request.text, HttpIncomingMessage.MaxBodySize, limit)
+        // Bun's own read of a body whose length it knows: no signal, as the framework's read sets up for any body
+        if (length !== undefined && request.source instanceof Request) {
+          const source = request.source
+          return Effect.flatMap(
+            Effect.callback<string, InvalidRequest>((resume) => {
+              source.text().then(
+                (text) => resume(Effect.succeed(text)),
+                () => resume(Effect.fail(unreadable))
+              )
+            }),
+            (text) =>
+              Effect.provideService(httpEffect, HttpServerRequest.HttpServerRequest, new ReadRequest(request, text))
+          )
+        }
+        const text = Effect.provideService(request.text, HttpIncomingMessage.MaxBodySize, limit)
         return Effect.matchEffect(text, {
           onFailure: (error) =>
             Effect.fail(

@@ -1,5 +1,5 @@
 /**
- * `bun bench/ab.ts REV [wage|parse|cold] [trials] [--env NAME=VALUE ...]`: this tree's service (with these extra
+ * `bun bench/ab.ts REV [wage|parse|cold|mix] [trials] [--env NAME=VALUE ...]`: this tree's service (with these extra
  * variables, e.g. OTEL_EXPORTER_OTLP_ENDPOINT) against the one at git revision REV (or, with REV `floor`, against the
  * framework's floor, bench/floorApp.ts: what the service's features cost in process), both built
  * in this process as web handlers and driven in alternating trials (`bench/inprocess.ts`). Prints the CPU time a
@@ -28,10 +28,10 @@ for (let i = args.indexOf("--env"); i !== -1; i = args.indexOf("--env")) {
 }
 const [rev, kindArg, trialsArg] = args
 if (rev === undefined) {
-  process.stderr.write("Usage: bun bench/ab.ts REV [wage|parse|cold] [trials] [--env NAME=VALUE ...]\n")
+  process.stderr.write("Usage: bun bench/ab.ts REV [wage|parse|cold|mix] [trials] [--env NAME=VALUE ...]\n")
   process.exit(2)
 }
-const kind: Kind = kindArg === "parse" || kindArg === "cold" ? kindArg : "wage"
+const kind: Kind = kindArg === "parse" || kindArg === "cold" || kindArg === "mix" ? kindArg : "wage"
 const trials = Number(trialsArg ?? 30)
 
 const git = (...args: Array<string>) => Bun.spawnSync(["git", ...args], { cwd: ROOT })

@@ -18,14 +18,19 @@ export const CONNECTIONS = 32
 
 /** A service in process: what `Bun.serve`'s `fetch` is given. */
 export type Handler = (request: Request) => Promise<Response>
-/** wage, a cached parse, or cold: parses of 20,000 distinct strings, cycled (bench/workloads.ts's ua-cold). */
-export type Kind = "wage" | "parse" | "cold"
+/**
+ * wage, a cached parse, cold (parses of 20,000 distinct strings, cycled) or mix (parses drawn as traffic draws them, 1
+ * in 50 a generate): bench/workloads.ts's ua-cold and ua-mix.
+ */
+export type Kind = "wage" | "parse" | "cold" | "mix"
 
-const cold = requestLines("ua-cold").map((line) => line.slice(line.indexOf("\t") + 1))
-/** Where each target is in the cold cycle: each walks all of it, so every parse is a miss for each. */
-const coldNext = new WeakMap<Handler, number>()
+const bodiesOf = (workload: "ua-cold" | "ua-mix") =>
+  requestLines(workload).map((line) => line.slice(line.indexOf("\t") + 1))
+const cycles = { cold: bodiesOf("ua-cold"), mix: bodiesOf("ua-mix") }
+/** Where each target is in its cycle: each walks all of it (cold: every parse is a miss for each). */
+const cycleNext = new WeakMap<Handler, number>()
 
-const bodies: Record<Exclude<Kind, "cold">, string> = {
+const bodies: Record<Exclude<Kind, "cold" | "mix">, string> = {
   wage: JSON.stringify({ hourlyWage: 25 }),
   parse: JSON.stringify({
     operation: "parse",
@@ -85,11 +90,12 @@ export const load = async (handler: Handler, kind: Kind, requests: number): Prom
       body
     })
   const next =
-    kind === "cold"
+    kind === "cold" || kind === "mix"
       ? () => {
-          const at = coldNext.get(handler) ?? 0
-          coldNext.set(handler, at + 1)
-          return cold[at % cold.length]!
+          const cycle = cycles[kind]
+          const at = cycleNext.get(handler) ?? 0
+          cycleNext.set(handler, at + 1)
+          return cycle[at % cycle.length]!
         }
       : () => bodies[kind]
   let sent = 0

@@ -17,8 +17,8 @@ const REACHES: ReadonlyArray<readonly [RegExp, string]> = [
   [/Expected a valid JSON body/, "matching the framework's message text (recognise failures by their structure)"],
   [/\bRequestNote\b/, "a mutable per-request note (the caller is CurrentCaller, headers go through the response API)"],
   [
-    /\bReadRequest\b|implements HttpServerRequest\.HttpServerRequest/,
-    "a request re-implemented to carry a verdict between middlewares (they talk through provides and requires)"
+    /readonly (refused|verdict)\b/,
+    "a verdict carried in the request between middlewares (each fails for itself; the request carries its body alone)"
   ],
   [/Context\.getUnsafe\(\s*fiber\.context/, "a service read through the fiber (read the context: Effect.contextWith)"]
 ]
@@ -49,7 +49,7 @@ test("the check finds each reach it names (it is not blind)", () => {
     'import { x } from "effect/http/internal/requestState"',
     'message === "Expected a valid JSON body"',
     "const note = Context.getUnsafe(fiber.context, RequestNote)",
-    "export class ReadRequest extends Inspectable.Class implements HttpServerRequest.HttpServerRequest {",
+    "readonly refused: InvalidRequest | PayloadTooLarge | undefined",
     "const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)"
   ]
   expect(samples.map((sample) => REACHES.some(([pattern]) => pattern.test(sample)))).toEqual(samples.map(() => true))

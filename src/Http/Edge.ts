@@ -88,8 +88,8 @@ export const EdgeLive = HttpRouter.middleware(
     return (
       httpEffect
     ): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest> =>
-      Effect.withFiber((fiber) => {
-        const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
+      Effect.contextWith((context: Context.Context<HttpServerRequest.HttpServerRequest>) => {
+        const request = Context.get(context, HttpServerRequest.HttpServerRequest)
         const facts = makeCurrentRequest(requestIdOf(request), performance.now())
         const requestId = facts.id
         const cors = corsOrigins === undefined ? undefined : corsHeaders(corsOrigins, request.headers.origin)
@@ -126,12 +126,14 @@ export const EdgeLive = HttpRouter.middleware(
             : preflight(corsOrigins, routes, request.method, pathOf(request.url), request.headers)
         if (answered !== undefined) return finish(answered, undefined)
         // Counted until its fiber ends; at the drain deadline a request still running is interrupted and answered 503.
-        drain.track(fiber)
-        return Effect.matchCauseEffect(Effect.provideService(httpEffect, CurrentRequest, facts), {
-          onSuccess: (response) => finish(response, cors),
-          onFailure: (cause) =>
-            Effect.flatMap(answer(routes, request, requestId, cause), (response) => finish(response, cors))
-        })
+        return Effect.andThen(
+          drain.track,
+          Effect.matchCauseEffect(Effect.provideService(httpEffect, CurrentRequest, facts), {
+            onSuccess: (response) => finish(response, cors),
+            onFailure: (cause) =>
+              Effect.flatMap(answer(routes, request, requestId, cause), (response) => finish(response, cors))
+          })
+        )
       })
   }),
   { global: true }

@@ -1,14 +1,14 @@
 // Requests in flight are their fibers in a FiberSet; a flag marks draining, as a set refuses new fibers only once closed,
 // and closing it interrupts the ones running.
-import { Context, Duration, Effect, type Fiber, FiberSet, Layer } from "effect"
+import { Context, Duration, Effect, FiberSet, Layer } from "effect"
 
 export class Drain extends Context.Service<
   Drain,
   {
     /** True once `drain` has started: the edge answers new requests 503. */
     readonly isDraining: () => boolean
-    /** Counts a request's fiber in flight until it ends; the edge calls it from that fiber, with no step of its own. */
-    readonly track: (fiber: Fiber.Fiber<unknown, unknown>) => void
+    /** Counts the calling fiber, the request's, in flight until it ends. */
+    readonly track: Effect.Effect<void>
     readonly inFlight: Effect.Effect<number>
     /** Waits for the requests in flight to end, up to the deadline; then interrupts the rest, and says how many. */
     readonly drain: (deadline?: Duration.Input) => Effect.Effect<number>
@@ -22,7 +22,11 @@ export class Drain extends Context.Service<
       const inFlight = FiberSet.size(requests)
       return Drain.of({
         isDraining: () => draining,
-        track: (fiber) => FiberSet.addUnsafe(requests, fiber),
+        // in the step that finds the fiber: FiberSet.add would take a step of its own
+        track: Effect.withFiber((fiber) => {
+          FiberSet.addUnsafe(requests, fiber)
+          return Effect.void
+        }),
         inFlight,
         drain: Effect.fn("Drain.drain")(function* (deadline: Duration.Input = "10 seconds") {
           draining = true

@@ -9,16 +9,9 @@ const run = <A>(effect: Effect.Effect<A, never, Drain>) =>
 /** The fiber's exit if it has finished, else undefined. */
 const poll = <A, E>(fiber: Fiber.Fiber<A, E>) => Effect.sync(() => fiber.pollUnsafe())
 
-/** `effect` in a fiber the drain tracks, as the edge tracks a request's. */
-const tracked = <A, E, R>(drain: Drain["Service"], effect: Effect.Effect<A, E, R>) =>
-  Effect.withFiber((fiber) => {
-    drain.track(fiber)
-    return effect
-  })
-
 /** A request in flight: a tracked fiber that ends when `done` is completed. */
 const request = (drain: Drain["Service"], done: Deferred.Deferred<void>) =>
-  Effect.forkDetach(tracked(drain, Deferred.await(done)))
+  Effect.forkDetach(Effect.andThen(drain.track, Deferred.await(done)))
 
 describe("Drain", () => {
   test("draining answers at once when nothing is in flight, and from then on says it is draining", async () => {
@@ -56,7 +49,7 @@ describe("Drain", () => {
     const polled = await run(
       Effect.gen(function* () {
         const drain = yield* Drain
-        yield* Effect.forkDetach(tracked(drain, Effect.never)) // a request that never finishes
+        yield* Effect.forkDetach(Effect.andThen(drain.track, Effect.never)) // a request that never finishes
         yield* Effect.yieldNow
         const fiber = yield* Effect.forkDetach(Effect.uninterruptible(drain.drain(Duration.seconds(10))))
         yield* TestClock.adjust(Duration.seconds(10))
@@ -99,7 +92,7 @@ describe("Drain", () => {
         const drain = yield* Drain
         const never = yield* Deferred.make<void>()
         yield* Effect.forkDetach(
-          tracked(drain, Deferred.await(never)).pipe(Effect.onInterrupt(() => Effect.die("boom")))
+          Effect.andThen(drain.track, Deferred.await(never)).pipe(Effect.onInterrupt(() => Effect.die("boom")))
         )
         const other = yield* request(drain, never)
         yield* Effect.yieldNow
@@ -119,7 +112,7 @@ describe("Drain", () => {
         const drain = yield* Drain
         const done = yield* Deferred.make<void>()
         const never = yield* Deferred.make<void>()
-        yield* Effect.forkDetach(tracked(drain, tracked(drain, Deferred.await(done))))
+        yield* Effect.forkDetach(drain.track.pipe(Effect.andThen(drain.track), Effect.andThen(Deferred.await(done))))
         yield* request(drain, never)
         yield* Effect.yieldNow
         const counted = yield* drain.inFlight

@@ -1,14 +1,14 @@
 /** Composition root: the command line, which serves (the server or its workers) unless an offline command is named. */
 import { Cause, Effect } from "effect"
 import { reportStartFailure, runMain } from "./Platform/Runtime.ts"
-import { launch, ServerLive } from "./Platform/Server.ts"
 
-const serve = launch(ServerLive).pipe(
+// Each part is imported by the path that uses it: a server or a worker (started without arguments) loads nothing of
+// the command line, and an offline command nothing of the server.
+const serve = Effect.promise(() => import("./Platform/Server.ts")).pipe(
+  Effect.flatMap(({ launch, ServerLive }) => launch(ServerLive)),
   Effect.tapCause((cause) => Effect.sync(() => reportStartFailure(Cause.squash(cause))))
 )
 
-// Without arguments (a server, or a worker its supervisor spawned) the process serves: the command line and its
-// commands are imported only when there is one to read.
 const commandLine = Effect.promise(() =>
   Promise.all([import("./Cli/index.ts"), import("./Platform/CliEnvironment.ts")])
 ).pipe(Effect.flatMap(([Cli, { CliEnvironmentLive }]) => Cli.run(serve).pipe(Effect.provide(CliEnvironmentLive))))

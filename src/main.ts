@@ -1,12 +1,18 @@
 /** Composition root: the command line, which serves (the server or its workers) unless an offline command is named. */
 import { Cause, Effect } from "effect"
-import * as Cli from "./Cli/index.ts"
-import { CliEnvironmentLive } from "./Platform/CliEnvironment.ts"
 import { reportStartFailure, runMain } from "./Platform/Runtime.ts"
-import { launch, ServerLive } from "./Platform/Server.ts"
 
-const serve = launch(ServerLive).pipe(
+// Each part is imported by the path that uses it: a server or a worker (started without arguments) loads nothing of
+// the command line, and an offline command nothing of the server.
+const serve = Effect.promise(() => import("./Platform/Server.ts")).pipe(
+  Effect.flatMap(({ launch, ServerLive }) => launch(ServerLive)),
   Effect.tapCause((cause) => Effect.sync(() => reportStartFailure(Cause.squash(cause))))
 )
 
-Cli.run(serve).pipe(Effect.provide(CliEnvironmentLive), runMain({ disableErrorReporting: true }))
+const commandLine = Effect.promise(() =>
+  Promise.all([import("./Cli/index.ts"), import("./Platform/CliEnvironment.ts")])
+).pipe(Effect.flatMap(([Cli, { CliEnvironmentLive }]) => Cli.run(serve).pipe(Effect.provide(CliEnvironmentLive))))
+
+const main = process.argv.length > 2 ? commandLine : serve
+
+main.pipe(runMain({ disableErrorReporting: true }))

@@ -14,7 +14,7 @@ import type { Lookup } from "./device/Lookup.ts"
 import { checkCombination, type GenerateOptions, invalid } from "./generate/Combinations.ts"
 import { buildPools, generate, type Pools, seeded } from "./generate/Pools.ts"
 import { trafficEntries } from "./generate/Traffic.ts"
-import { makeParseCache } from "./parse/Cache.ts"
+import { makeParseCache, type ParseCache } from "./parse/Cache.ts"
 import { parseUserAgent } from "./parse/Normalise.ts"
 
 export type GenerateRequestOptions = GenerateOptions & { readonly seed?: number | undefined }
@@ -51,16 +51,18 @@ const check = (options: GenerateRequestOptions, count = 1): InvalidRequest | und
 export class UserAgents extends Context.Service<UserAgents>()("app/UserAgents", {
   make: Effect.gen(function* () {
     const size = yield* uaCacheSize
-    const cache = size > 0 ? makeParseCache(size) : undefined
+    // made with the first answer it keeps: lru-cache fills its slots when made, a cost no start has to pay
+    let cache: ParseCache | undefined
     const { pause: slice } = yield* Slicer
     const devices = yield* DeviceDatabase
     const metrics = yield* Metrics
 
-    const cacheable = (headers?: Headers) => cache !== undefined && !hasClientHints(headers)
+    const cacheable = (headers?: Headers) => size > 0 && !hasClientHints(headers)
     const parseNow = (identify: Lookup, userAgent: string, headers?: Headers) => {
       const info = safeParse(identify, userAgent, headers)
       if (cacheable(headers)) {
-        cache?.set(userAgent, info)
+        if (cache === undefined) cache = makeParseCache(size)
+        cache.set(userAgent, info)
         metrics.countCacheMiss()
       }
       return info

@@ -13,7 +13,9 @@ const charactersOf = (info: UserAgentInfo, userAgent: string): number => {
   return total
 }
 
-export const makeParseCache = (entries: number): LRUCache<string, UserAgentInfo> =>
+export type ParseCache = LRUCache<string, UserAgentInfo>
+
+export const makeParseCache = (entries: number): ParseCache =>
   new LRUCache({
     max: entries,
     maxSize: Math.max(entries * CHARACTERS_PER_ENTRY, MIN_CHARACTERS),

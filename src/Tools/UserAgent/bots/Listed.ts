@@ -28,18 +28,27 @@ const NOT_LISTED: ReadonlyArray<readonly [string, string, Category]> = [
 // `/` is left to devicePattern, which escapes it
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
-const ENTRIES = [
-  ...NOT_LISTED.map(([text, name, category]) => ({ source: escape(text), name, category, own: true })),
-  ...matomoBots.flatMap((bot) => {
-    const category = CATEGORY_OF[bot.category]
-    // a name made from the match ("$1") is left to the token around it
-    return category === undefined
-      ? []
-      : [{ source: bot.regex, name: bot.name.includes("$") ? "" : bot.name, category, own: false }]
-  })
-]
-// one pass finds whether any matches; the entry is looked for only then
-const ANY = devicePattern(ENTRIES.map((entry) => entry.source).join("|"))
+const build = () => {
+  const entries = [
+    ...NOT_LISTED.map(([text, name, category]) => ({ source: escape(text), name, category, own: true })),
+    ...matomoBots.flatMap((bot) => {
+      const category = CATEGORY_OF[bot.category]
+      // a name made from the match ("$1") is left to the token around it
+      return category === undefined
+        ? []
+        : [{ source: bot.regex, name: bot.name.includes("$") ? "" : bot.name, category, own: false }]
+    })
+  ]
+  // one pass finds whether any matches; the entry is looked for only then
+  return { entries, any: devicePattern(entries.map((entry) => entry.source).join("|")) }
+}
+
+// built on the first string asked about, not at import: a start that parses nothing does not pay for it
+let built: ReturnType<typeof build> | undefined
+const patterns = () => {
+  if (built === undefined) built = build()
+  return built
+}
 
 export interface Listed {
   readonly category: Category
@@ -52,6 +61,7 @@ export interface Listed {
 export const listedBot = (ua: string): Listed | undefined => {
   // Matomo's patterns start a token and may scan on: only the first WINDOW characters are read, as for devices
   const head = ua.slice(0, WINDOW)
-  if (!ANY.test(head)) return undefined
-  return ENTRIES.find((entry) => devicePattern(entry.source).test(head))
+  const { any, entries } = patterns()
+  if (!any.test(head)) return undefined
+  return entries.find((entry) => devicePattern(entry.source).test(head))
 }

@@ -89,7 +89,7 @@ export const logRequest = (
 
 /**
  * `Effect.logWithLevel(level)(message)` annotated with `fields`. With the JSON logger alone, as deployed, the line is
- * written at once: annotating the fiber's logs for one line cost more than the line (bench/ab.ts).
+ * written at once: annotating the fiber's logs for one line cost ~2 µs of a ~55 µs request in process (bench/ab.ts).
  */
 const logLine = (level: LogLevel.Severity, message: string, fields: Readonly<Record<string, string | number>>) =>
   Effect.withFiber((fiber) => {

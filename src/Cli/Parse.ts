@@ -11,7 +11,7 @@ import { makeProgress } from "./parse/Progress.ts"
 import { answers, CannotRead } from "./parse/Read.ts"
 import { decodeSegments } from "./parse/Segments.ts"
 import { page } from "./report/Page.ts"
-import { Refused, report, stderr, stdout, UserAgentsLive } from "./Report.ts"
+import { offlineCacheSize, Refused, report, stderr, stdout, UncachedUserAgentsLive } from "./Report.ts"
 import { makeSummary } from "./summary/Summary.ts"
 import { table } from "./summary/Table.ts"
 
@@ -91,7 +91,8 @@ const run = Effect.fn("Cli.parse")(
     const stdio = yield* Stdio.Stdio
     const combined = Option.isSome(options.log)
     const summary = summarise ? makeSummary() : undefined
-    const answer = makeAnswer(userAgents.parse, { combined, format: options.format, summary })
+    const known = yield* offlineCacheSize
+    const answer = makeAnswer(userAgents.parse, { combined, format: options.format, summary, known })
     const { counts } = answer
     const inputs = (options.files.length === 0 ? ["-"] : options.files).map((file) => (file === "-" ? undefined : file))
     const terminal = yield* stdio.stderrIsTerminal
@@ -182,7 +183,7 @@ const run = Effect.fn("Cli.parse")(
       return yield* new Refused()
     }
   },
-  Effect.provide(UserAgentsLive),
+  Effect.provide(UncachedUserAgentsLive),
   report
 )
 

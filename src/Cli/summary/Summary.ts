@@ -68,6 +68,24 @@ export interface SummaryState {
   readonly timeline: { hours: TimelineState; other: number }
 }
 
+/** What a summary counts of a parsed agent, worked out once for each distinct one (parse/Answer.ts keeps it). */
+export interface Counted {
+  readonly isBot: boolean
+  readonly deviceType: string
+  /** The agent's value of each field of its side, in the order of HUMAN_FIELDS or BOT_FIELDS. */
+  readonly values: ReadonlyArray<string>
+}
+
+type Getters = ReadonlyArray<readonly [string, (data: UserAgentInfo) => string]>
+const HUMAN_GETTERS: Getters = Object.values(HUMAN_FIELDS)
+const BOT_GETTERS: Getters = Object.values(BOT_FIELDS)
+
+export const countedOf = (data: UserAgentInfo): Counted => ({
+  isBot: data.bot.isBot,
+  deviceType: data.device.type,
+  values: (data.bot.isBot ? BOT_GETTERS : HUMAN_GETTERS).map(([, of]) => of(data))
+})
+
 /** A tally for each field, and for the log's status and path. */
 const tallies = <K extends string>(fields: Record.ReadonlyRecord<K, unknown>) => ({
   ...Record.map(fields, () => makeTally(MAX_VALUES)),
@@ -78,23 +96,23 @@ const tallies = <K extends string>(fields: Record.ReadonlyRecord<K, unknown>) =>
 export const makeSummary = () => {
   const human = tallies(HUMAN_FIELDS)
   const bot = tallies(BOT_FIELDS)
+  // in the order of Counted's values
+  const humanTallies = Record.keys(HUMAN_FIELDS).map((field) => human[field])
+  const botTallies = Record.keys(BOT_FIELDS).map((field) => bot[field])
   const timeline = makeTimeline()
   let humans = 0
   let bots = 0
 
-  const add = (data: UserAgentInfo, log: LogFields | undefined): void => {
-    const side = data.bot.isBot ? bot : human
-    if (data.bot.isBot) {
-      bots++
-      for (const field of Record.keys(BOT_FIELDS)) bot[field].add(BOT_FIELDS[field][1](data))
-    } else {
-      humans++
-      for (const field of Record.keys(HUMAN_FIELDS)) human[field].add(HUMAN_FIELDS[field][1](data))
-    }
+  const add = (counted: Counted, log: LogFields | undefined): void => {
+    const side = counted.isBot ? bot : human
+    if (counted.isBot) bots++
+    else humans++
+    const fields = counted.isBot ? botTallies : humanTallies
+    counted.values.forEach((value, i) => fields[i]!.add(value))
     if (log === undefined) return
     side.status.add(log.status === null ? "-" : String(log.status))
     if (log.path !== null) side.path.add(log.path.split("?", 1)[0]!)
-    timeline.add(log.time, data.bot.isBot, data.device.type)
+    timeline.add(log.time, counted.isBot, counted.deviceType)
   }
 
   const state = (): SummaryState => ({

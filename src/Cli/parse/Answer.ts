@@ -4,6 +4,7 @@
 import { Effect } from "effect"
 import { InvalidRequest } from "../../Errors.ts"
 import type { UserAgentInfo } from "../../Tools/UserAgent/Schemas.ts"
+import { detached } from "../Detached.ts"
 import { readEntry, refusal } from "../Lines.ts"
 import { body } from "../Report.ts"
 import { type Counted, countedOf, type makeSummary } from "../summary/Summary.ts"
@@ -94,8 +95,9 @@ export const makeAnswer = (parse: (userAgent: string) => Effect.Effect<UserAgent
                 out += failure(file, first + i, refused)
                 continue
               }
-              part = shape.of(yield* parse(entry.userAgent))
-              known?.set(entry.userAgent, part)
+              const userAgent = detached(entry.userAgent)
+              part = shape.of(yield* parse(userAgent))
+              known?.set(userAgent, part)
             }
             out += shape.line(file, first + i, entry.log, part)
           }

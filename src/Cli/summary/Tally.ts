@@ -1,4 +1,5 @@
 // A field's counts: at most `max` values counted exactly (the first seen), a later value counted in `other`.
+import { detached } from "../Detached.ts"
 
 export interface Values {
   readonly values: ReadonlyArray<{ readonly name: string; readonly count: number }>
@@ -21,7 +22,7 @@ export const makeTally = (max: number) => {
   const add = (value: string, count = 1): void => {
     const seen = counts.get(value)
     if (seen !== undefined) counts.set(value, seen + count)
-    else if (counts.size < max) counts.set(value, count)
+    else if (counts.size < max) counts.set(detached(value), count)
     else other += count
   }
 

@@ -24,10 +24,10 @@ const info = (userAgent: string): UserAgentInfo => ({
 
 const counting = () => {
   const parsed: Array<string> = []
-  const parse = (userAgent: string) =>
+  const parse = (userAgents: ReadonlyArray<string>) =>
     Effect.sync(() => {
-      parsed.push(userAgent)
-      return info(userAgent)
+      parsed.push(...userAgents)
+      return userAgents.map(info)
     })
   return { parsed, parse }
 }
@@ -70,9 +70,10 @@ test("an agent the API refuses is refused on each of its lines, and never parsed
   ).toEqual(["invalid_request", "invalid_request"])
 })
 
-test("UA_CACHE_SIZE=0 keeps none: each line is parsed", async () => {
+test("UA_CACHE_SIZE=0 keeps none: an agent is parsed once a block", async () => {
   const { parsed, parse } = counting()
   const { block } = makeAnswer(parse, { combined: true, format: "csv", summary: undefined, known: 0 })
   await Effect.runPromise(block("access.log", 1, [line(CHROME, 1), line(CHROME, 2)]))
+  await Effect.runPromise(block("access.log", 3, [line(CHROME, 3)]))
   expect(parsed).toEqual([CHROME, CHROME])
 })

@@ -63,8 +63,11 @@ const summarised = (summary: ReturnType<typeof makeSummary>): Shape<Counted> => 
   size: (part) => 8 * (2 + part.values.length)
 })
 
-/** `parse` is the UserAgents service's; `counts` grows as lines are answered. */
-export const makeAnswer = (parse: (userAgent: string) => Effect.Effect<UserAgentInfo>, options: AnswerOptions) => {
+/** `parseAll` answers agents in their order: the UserAgents service, or the workers (Pool.ts); `counts` grows as lines are answered. */
+export const makeAnswer = <E>(
+  parseAll: (userAgents: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<UserAgentInfo>, E>,
+  options: AnswerOptions
+) => {
   const { combined, format, summary } = options
   const counts: Counts = { lines: 0, skipped: 0, failed: 0 }
 
@@ -81,27 +84,39 @@ export const makeAnswer = (parse: (userAgent: string) => Effect.Effect<UserAgent
     /** A block of lines, the first numbered `first`: their answers as one text. */
     return (file: string | undefined, first: number, lines: ReadonlyArray<string>) =>
       Effect.gen(function* () {
+        const entries = lines.map((raw) => readEntry(raw, combined))
+        // each agent of the block: its kept share, or the API's refusal; those new to it parsed all at once
+        const parts = new Map<string, Part | InvalidRequest>()
+        const fresh = new Set<string>()
+        for (const entry of entries) {
+          if (entry === "no user agent" || entry instanceof InvalidRequest) continue
+          const { userAgent } = entry
+          if (parts.has(userAgent) || fresh.has(userAgent)) continue
+          // an agent is kept only once it passed the API's check, so a kept one needs none
+          const part = known?.get(userAgent) ?? refusal(userAgent)
+          if (part !== undefined) parts.set(userAgent, part)
+          else fresh.add(userAgent)
+        }
+        const agents = [...fresh]
+        const copies = agents.map(detached)
+        const parsed = yield* parseAll(copies)
+        parsed.forEach((data, i) => {
+          const part = shape.of(data)
+          parts.set(agents[i]!, part)
+          known?.set(copies[i]!, part)
+        })
         let out = ""
-        for (let i = 0; i < lines.length; i++) {
-          const entry = readEntry(lines[i]!, combined)
+        entries.forEach((entry, i) => {
           if (entry === "no user agent") counts.skipped++
           else if (entry instanceof InvalidRequest) out += failure(file, first + i, entry)
           else {
-            let part = known?.get(entry.userAgent)
-            if (part === undefined) {
-              // an agent is kept only once it passed the API's check, so a kept one needs none
-              const refused = refusal(entry.userAgent)
-              if (refused !== undefined) {
-                out += failure(file, first + i, refused)
-                continue
-              }
-              const userAgent = detached(entry.userAgent)
-              part = shape.of(yield* parse(userAgent))
-              known?.set(userAgent, part)
-            }
-            out += shape.line(file, first + i, entry.log, part)
+            const part = parts.get(entry.userAgent)!
+            out +=
+              part instanceof InvalidRequest
+                ? failure(file, first + i, part)
+                : shape.line(file, first + i, entry.log, part)
           }
-        }
+        })
         counts.lines += lines.length
         return out
       })

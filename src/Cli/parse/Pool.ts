@@ -1,0 +1,89 @@
+// `parse --jobs N`: N worker processes (this executable's own `parse`: one user agent a line on its stdin, one JSON
+// result a line on its stdout) parse the agents the main process has not kept yet; the main process reads, answers
+// and writes every line, in order. A parse costs far more than the rest of a line, and each agent travels once.
+import { Data, Effect, Schema } from "effect"
+import { UserAgentInfo } from "../../Tools/UserAgent/Schemas.ts"
+
+export class WorkerFailed extends Data.TaggedError("WorkerFailed")<{ readonly message: string }> {}
+
+const decodeInfo = Schema.decodeUnknownSync(Schema.fromJsonString(UserAgentInfo))
+
+// the executable itself: from source, Bun and the script; compiled, the binary alone (as the Supervisor spawns)
+const self = () => (Bun.main.startsWith("/$bunfs/") ? [process.execPath] : [process.execPath, Bun.main])
+
+interface Waiting {
+  readonly resolve: (line: string) => void
+  readonly reject: (error: WorkerFailed) => void
+}
+
+const spawnWorker = (w: number) => {
+  // no cache of its own: each agent reaches one worker once, and the main process keeps the answers
+  const proc = Bun.spawn([...self(), "parse"], {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "ignore",
+    env: { ...process.env, UA_CACHE_SIZE: "0" }
+  })
+  const waiting: Array<Waiting> = []
+  let ended = false
+  const fail = () => new WorkerFailed({ message: `worker ${w + 1} ended before its answers did` })
+  const read = async () => {
+    let carry = ""
+    for await (const text of proc.stdout.pipeThrough(new TextDecoderStream())) {
+      const lines = (carry + text).split("\n")
+      carry = lines.pop() ?? ""
+      for (const line of lines) waiting.shift()?.resolve(line)
+    }
+  }
+  read()
+    .catch(() => undefined)
+    .finally(() => {
+      ended = true
+      for (const one of waiting.splice(0)) one.reject(fail())
+    })
+  /** The worker's JSON lines for `userAgents`, none holding a line break, sent in one write. */
+  const parseAll = (userAgents: ReadonlyArray<string>) => {
+    if (userAgents.length === 0) return Promise.resolve([])
+    if (ended) return Promise.reject(fail())
+    const lines = userAgents.map(
+      () =>
+        new Promise<string>((resolve, reject) => {
+          waiting.push({ resolve, reject })
+        })
+    )
+    proc.stdin.write(`${userAgents.join("\n")}\n`)
+    void proc.stdin.flush()
+    return Promise.all(lines)
+  }
+  return { parseAll, kill: () => proc.kill() }
+}
+
+/** Parses by `jobs` workers for the run's scope: a block's agents shared out among them, answered in their order. */
+export const makePool = Effect.fnUntraced(function* (jobs: number) {
+  const workers = yield* Effect.acquireRelease(
+    Effect.sync(() => Array.from({ length: jobs }, (_, w) => spawnWorker(w))),
+    (workers) => Effect.sync(() => workers.forEach((worker) => worker.kill()))
+  )
+  let next = 0
+  return (userAgents: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<UserAgentInfo>, WorkerFailed> =>
+    Effect.tryPromise({
+      try: async () => {
+        // agent i to worker (next + i) mod jobs, so that a block of one new agent each goes to each in turn
+        const first = next
+        next = (next + userAgents.length) % jobs
+        const shares: Array<Array<number>> = workers.map(() => [])
+        userAgents.forEach((_, i) => shares[(first + i) % jobs]!.push(i))
+        const answers = await Promise.all(
+          workers.map((worker, w) => worker.parseAll(shares[w]!.map((i) => userAgents[i]!)))
+        )
+        const infos: Array<UserAgentInfo> = []
+        shares.forEach((indices, w) =>
+          indices.forEach((i, k) => {
+            infos[i] = decodeInfo(answers[w]![k]!)
+          })
+        )
+        return infos
+      },
+      catch: (error) => (error instanceof WorkerFailed ? error : new WorkerFailed({ message: String(error) }))
+    })
+})

@@ -1,8 +1,8 @@
 // `parse --summary`: humans and bots counted apart, each field bounded (Tally.ts), time by hour or day (Timeline.ts).
 import { Record } from "effect"
 import type { UserAgentInfo } from "../../Tools/UserAgent/Schemas.ts"
-import { makeTally, type TallyState, type Values } from "./Tally.ts"
-import { makeTimeline, type Timeline, type TimelineState } from "./Timeline.ts"
+import { makeTally, type Values } from "./Tally.ts"
+import { makeTimeline, type Timeline } from "./Timeline.ts"
 
 /** Distinct values a field counts exactly; paths (query strings dropped) vary more, and count more. */
 export const MAX_VALUES = 1_000
@@ -59,15 +59,6 @@ export type SummaryJson = Lines & {
   readonly timeline: Timeline | null
 }
 
-/** A summary as plain data, for a worker to hand its part to the main thread. */
-export interface SummaryState {
-  readonly humans: number
-  readonly bots: number
-  readonly human: Record.ReadonlyRecord<string, TallyState>
-  readonly bot: Record.ReadonlyRecord<string, TallyState>
-  readonly timeline: { hours: TimelineState; other: number }
-}
-
 /** What a summary counts of a parsed agent, worked out once for each distinct one (parse/Answer.ts keeps it). */
 export interface Counted {
   readonly isBot: boolean
@@ -115,22 +106,6 @@ export const makeSummary = () => {
     timeline.add(log.time, counted.isBot, counted.deviceType)
   }
 
-  const state = (): SummaryState => ({
-    humans,
-    bots,
-    human: Record.map(human, (tally) => tally.state()),
-    bot: Record.map(bot, (tally) => tally.state()),
-    timeline: timeline.state()
-  })
-
-  const absorb = (part: SummaryState): void => {
-    humans += part.humans
-    bots += part.bots
-    for (const [field, tally] of Object.entries(human)) tally.absorb(part.human[field]!)
-    for (const [field, tally] of Object.entries(bot)) tally.absorb(part.bot[field]!)
-    timeline.absorb(part.timeline)
-  }
-
   const json = ({ lines, skipped, failed }: Lines): SummaryJson => ({
     lines,
     parsed: lines - skipped - failed,
@@ -143,5 +118,5 @@ export const makeSummary = () => {
     timeline: timeline.json()
   })
 
-  return { add, state, absorb, json }
+  return { add, json }
 }

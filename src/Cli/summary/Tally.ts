@@ -6,12 +6,6 @@ export interface Values {
   readonly other: number
 }
 
-/** What a tally holds, as plain data: a worker's tally travels to the main thread as this and is added there. */
-export interface TallyState {
-  readonly counts: ReadonlyArray<readonly [string, number]>
-  readonly other: number
-}
-
 const byCount = ([a, m]: readonly [string, number], [b, n]: readonly [string, number]) =>
   n - m || (a < b ? -1 : a > b ? 1 : 0)
 
@@ -19,20 +13,15 @@ export const makeTally = (max: number) => {
   const counts = new Map<string, number>()
   let other = 0
 
-  const add = (value: string, count = 1): void => {
+  const add = (value: string): void => {
     const seen = counts.get(value)
-    if (seen !== undefined) counts.set(value, seen + count)
-    else if (counts.size < max) counts.set(detached(value), count)
-    else other += count
+    if (seen !== undefined) counts.set(value, seen + 1)
+    else if (counts.size < max) counts.set(detached(value), 1)
+    else other++
   }
 
   return {
     add,
-    absorb: (state: TallyState): void => {
-      for (const [name, count] of state.counts) add(name, count)
-      other += state.other
-    },
-    state: (): TallyState => ({ counts: [...counts], other }),
     json: (): Values => ({
       values: [...counts].sort(byCount).map(([name, count]) => ({ name, count })),
       other

@@ -55,3 +55,17 @@ for (const args of [[], ["--format", "csv"], ["--summary", "--json"], ["--summar
     }
   })
 }
+
+test("--jobs 2 reads stdin too, and an agent holding an escaped line break is answered as one process answers it", async () => {
+  // nginx writes a `\n` in a header as `\x0A`; Apache as `\n`: the agent holds a line break once unescaped
+  const escaped = ["Agent\\x0ATwo/1.0", "Agent\\nThree/2.0"].map(
+    (ua, i) => `10.0.0.${i} - - [26/Nov/2026:10:00:00 +0000] "GET / HTTP/1.1" 200 1 "-" "${ua}"`
+  )
+  const input = [...lines.slice(0, 6_000), ...escaped, ...lines.slice(6_000, 9_000)].join("\n")
+  const one = await runOnce({}, ["parse", "--log", "combined", "--jobs", "1"], undefined, input)
+  const two = await runOnce({}, ["parse", "--log", "combined", "--jobs", "2"], undefined, input)
+  expect(two.code).toBe(one.code)
+  expect(two.stderr).toBe(one.stderr)
+  expect(two.stdout === one.stdout).toBe(true)
+  expect(one.stdout).toContain('"userAgent":"Agent\\nTwo/1.0"')
+})

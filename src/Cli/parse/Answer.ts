@@ -1,9 +1,9 @@
 // What is written for each input line: its JSON line or CSV row, an error, or nothing (skipped, or summarised).
 // Each distinct agent's share of its lines (its JSON, its CSV columns, what a summary counts) is made once and kept
 // (Known.ts), so a line whose agent was seen costs its log fields alone.
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { InvalidRequest } from "../../Errors.ts"
-import type { UserAgentInfo } from "../../Tools/UserAgent/Schemas.ts"
+import { UserAgentInfo } from "../../Tools/UserAgent/Schemas.ts"
 import { detached } from "../Detached.ts"
 import { readEntry, refusal } from "../Lines.ts"
 import { body } from "../Report.ts"
@@ -28,9 +28,15 @@ export interface Counts {
   failed: number
 }
 
+/** A parse: the service's data, or a worker's answer as the JSON the API writes of it (Pool.ts). */
+export type Parsed = UserAgentInfo | string
+
+const decodeInfo = Schema.decodeUnknownSync(Schema.fromJsonString(UserAgentInfo))
+const infoOf = (parsed: Parsed) => (typeof parsed === "string" ? decodeInfo(parsed) : parsed)
+
 /** How a format makes an agent's share once, and a line from it and the line's own fields. */
 interface Shape<Part> {
-  readonly of: (data: UserAgentInfo) => Part
+  readonly of: (parsed: Parsed) => Part
   readonly line: (file: string | undefined, line: number, log: LogEntry | undefined, part: Part) => string
   /** Characters kept for the part. */
   readonly size: (part: Part) => number
@@ -39,7 +45,7 @@ interface Shape<Part> {
 // the API's data as it is, with where the line was and what the log said beside it: `{"file":…,"line":…,"log":…,` and
 // the data's own JSON from its first key, as JSON.stringify writes the spread object
 const json: Shape<string> = {
-  of: (data) => JSON.stringify(data).slice(1),
+  of: (parsed) => (typeof parsed === "string" ? parsed : JSON.stringify(parsed)).slice(1),
   line: (file, line, log, part) =>
     log === undefined
       ? `{${part}\n`
@@ -48,13 +54,13 @@ const json: Shape<string> = {
 }
 
 const csv = (combined: boolean): Shape<string> => ({
-  of: csvData,
+  of: (parsed) => csvData(infoOf(parsed)),
   line: (file, line, log, part) => csvRow(file, line, combined, log, part),
   size: (part) => part.length
 })
 
 const summarised = (summary: ReturnType<typeof makeSummary>): Shape<Counted> => ({
-  of: countedOf,
+  of: (parsed) => countedOf(infoOf(parsed)),
   line: (_file, _line, log, part) => {
     summary.add(part, log)
     return ""
@@ -65,7 +71,7 @@ const summarised = (summary: ReturnType<typeof makeSummary>): Shape<Counted> => 
 
 /** `parseAll` answers agents in their order: the UserAgents service, or the workers (Pool.ts); `counts` grows as lines are answered. */
 export const makeAnswer = <E>(
-  parseAll: (userAgents: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<UserAgentInfo>, E>,
+  parseAll: (userAgents: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Parsed>, E>,
   options: AnswerOptions
 ) => {
   const { combined, format, summary } = options

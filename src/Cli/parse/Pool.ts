@@ -1,12 +1,9 @@
 // `parse --jobs N`: N worker processes (this executable's own `parse`: one user agent a line on its stdin, one JSON
 // result a line on its stdout) parse the agents the main process has not kept yet; the main process reads, answers
 // and writes every line, in order. A parse costs far more than the rest of a line, and each agent travels once.
-import { Data, Effect, Schema } from "effect"
-import { UserAgentInfo } from "../../Tools/UserAgent/Schemas.ts"
+import { Data, Effect } from "effect"
 
 export class WorkerFailed extends Data.TaggedError("WorkerFailed")<{ readonly message: string }> {}
-
-const decodeInfo = Schema.decodeUnknownSync(Schema.fromJsonString(UserAgentInfo))
 
 // the executable itself: from source, Bun and the script; compiled, the binary alone (as the Supervisor spawns)
 const self = () => (Bun.main.startsWith("/$bunfs/") ? [process.execPath] : [process.execPath, Bun.main])
@@ -26,13 +23,16 @@ const spawnWorker = (w: number) => {
   })
   const waiting: Array<Waiting> = []
   let ended = false
-  const fail = () => new WorkerFailed({ message: `worker ${w + 1} ended before its answers did` })
+  const fail = () => new WorkerFailed({ message: `worker ${w + 1} stopped before its answers were in` })
   const read = async () => {
     let carry = ""
     for await (const text of proc.stdout.pipeThrough(new TextDecoderStream())) {
       const lines = (carry + text).split("\n")
       carry = lines.pop() ?? ""
-      for (const line of lines) waiting.shift()?.resolve(line)
+      // a result is the API's JSON of an agent, never an error: the main process sends only agents the API takes
+      for (const line of lines)
+        if (line.startsWith('{"userAgent":')) waiting.shift()?.resolve(line)
+        else throw new Error("an answer that is not a parse")
     }
   }
   read()
@@ -65,7 +65,8 @@ export const makePool = Effect.fnUntraced(function* (jobs: number) {
     (workers) => Effect.sync(() => workers.forEach((worker) => worker.kill()))
   )
   let next = 0
-  return (userAgents: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<UserAgentInfo>, WorkerFailed> =>
+  /** Each agent's answer as the worker's JSON line. */
+  return (userAgents: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<string>, WorkerFailed> =>
     Effect.tryPromise({
       try: async () => {
         // agent i to worker (next + i) mod jobs, so that a block of one new agent each goes to each in turn
@@ -76,13 +77,13 @@ export const makePool = Effect.fnUntraced(function* (jobs: number) {
         const answers = await Promise.all(
           workers.map((worker, w) => worker.parseAll(shares[w]!.map((i) => userAgents[i]!)))
         )
-        const infos: Array<UserAgentInfo> = []
+        const inOrder: Array<string> = []
         shares.forEach((indices, w) =>
           indices.forEach((i, k) => {
-            infos[i] = decodeInfo(answers[w]![k]!)
+            inOrder[i] = answers[w]![k]!
           })
         )
-        return infos
+        return inOrder
       },
       catch: (error) => (error instanceof WorkerFailed ? error : new WorkerFailed({ message: String(error) }))
     })

@@ -7,6 +7,8 @@ import { makeTimeline, type Timeline } from "./Timeline.ts"
 /** Distinct values a field counts exactly; paths (query strings dropped) vary more, and count more. */
 export const MAX_VALUES = 1_000
 export const MAX_PATHS = 10_000
+/** Distinct agents counted by line before their fields are: a line's agent costs one count, not one a field. */
+const FOLD_AGENTS = 10_000
 
 /** What a log line said beside its user agent (Lines.ts); none for plain input. */
 export interface LogFields {
@@ -94,29 +96,43 @@ export const makeSummary = () => {
   let humans = 0
   let bots = 0
 
+  // lines by agent, added to the fields' tallies in the order the agents came (so each tally sees its values in the
+  // lines' order, and keeps the same first ones), every FOLD_AGENTS agents and at the end
+  const byAgent = new Map<Counted, number>()
+  const fold = () => {
+    for (const [counted, lines] of byAgent) {
+      const fields = counted.isBot ? botTallies : humanTallies
+      counted.values.forEach((value, i) => fields[i]!.add(value, lines))
+    }
+    byAgent.clear()
+  }
+
   const add = (counted: Counted, log: LogFields | undefined): void => {
     const side = counted.isBot ? bot : human
     if (counted.isBot) bots++
     else humans++
-    const fields = counted.isBot ? botTallies : humanTallies
-    counted.values.forEach((value, i) => fields[i]!.add(value))
+    byAgent.set(counted, (byAgent.get(counted) ?? 0) + 1)
+    if (byAgent.size >= FOLD_AGENTS) fold()
     if (log === undefined) return
     side.status.add(log.status === null ? "-" : String(log.status))
     if (log.path !== null) side.path.add(log.path.split("?", 1)[0]!)
     timeline.add(log.time, counted.isBot, counted.deviceType)
   }
 
-  const json = ({ lines, skipped, failed }: Lines): SummaryJson => ({
-    lines,
-    parsed: lines - skipped - failed,
-    skipped,
-    failed,
-    humans,
-    bots,
-    human: Record.map(human, (tally) => tally.json()),
-    bot: Record.map(bot, (tally) => tally.json()),
-    timeline: timeline.json()
-  })
+  const json = ({ lines, skipped, failed }: Lines): SummaryJson => {
+    fold()
+    return {
+      lines,
+      parsed: lines - skipped - failed,
+      skipped,
+      failed,
+      humans,
+      bots,
+      human: Record.map(human, (tally) => tally.json()),
+      bot: Record.map(bot, (tally) => tally.json()),
+      timeline: timeline.json()
+    }
+  }
 
   return { add, json }
 }

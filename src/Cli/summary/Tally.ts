@@ -13,11 +13,11 @@ export const makeTally = (max: number) => {
   const counts = new Map<string, number>()
   let other = 0
 
-  const add = (value: string): void => {
+  const add = (value: string, count = 1): void => {
     const seen = counts.get(value)
-    if (seen !== undefined) counts.set(value, seen + 1)
-    else if (counts.size < max) counts.set(detached(value), 1)
-    else other++
+    if (seen !== undefined) counts.set(value, seen + count)
+    else if (counts.size < max) counts.set(detached(value), count)
+    else other += count
   }
 
   return {

@@ -51,8 +51,12 @@ const spawnWorker = (w: number) => {
           waiting.push({ resolve, reject })
         })
     )
-    proc.stdin.write(`${userAgents.join("\n")}\n`)
-    void proc.stdin.flush()
+    try {
+      proc.stdin.write(`${userAgents.join("\n")}\n`)
+      Promise.resolve(proc.stdin.flush()).catch(() => undefined)
+    } catch {
+      // the worker is gone: its reader's end rejects what waits
+    }
     return Promise.all(lines)
   }
   return { parseAll, kill: () => proc.kill() }

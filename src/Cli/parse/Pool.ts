@@ -8,8 +8,11 @@ export class WorkerFailed extends Data.TaggedError("WorkerFailed")<{ readonly me
 // the executable itself: from source, Bun and the script; compiled, the binary alone (as the Supervisor spawns)
 const self = () => (Bun.main.startsWith("/$bunfs/") ? [process.execPath] : [process.execPath, Bun.main])
 
-interface Waiting {
-  readonly resolve: (line: string) => void
+/** Agents sent in one write, and their answers as they come. */
+interface Batch {
+  readonly size: number
+  readonly lines: Array<string>
+  readonly resolve: (lines: ReadonlyArray<string>) => void
   readonly reject: (error: WorkerFailed) => void
 }
 
@@ -21,7 +24,7 @@ const spawnWorker = (w: number) => {
     stderr: "ignore",
     env: { ...process.env, UA_CACHE_SIZE: "0" }
   })
-  const waiting: Array<Waiting> = []
+  const batches: Array<Batch> = []
   let ended = false
   const fail = () => new WorkerFailed({ message: `worker ${w + 1} stopped before its answers were in` })
   const read = async () => {
@@ -30,34 +33,36 @@ const spawnWorker = (w: number) => {
       const lines = (carry + text).split("\n")
       carry = lines.pop() ?? ""
       // a result is the API's JSON of an agent, never an error: the main process sends only agents the API takes
-      for (const line of lines)
-        if (line.startsWith('{"userAgent":')) waiting.shift()?.resolve(line)
-        else throw new Error("an answer that is not a parse")
+      for (const line of lines) {
+        const batch = batches[0]
+        if (batch === undefined || !line.startsWith('{"userAgent":')) throw new Error("an answer that is not a parse")
+        batch.lines.push(line)
+        if (batch.lines.length < batch.size) continue
+        batches.shift()
+        batch.resolve(batch.lines)
+      }
     }
   }
   read()
     .catch(() => undefined)
     .finally(() => {
       ended = true
-      for (const one of waiting.splice(0)) one.reject(fail())
+      for (const batch of batches.splice(0)) batch.reject(fail())
     })
   /** The worker's JSON lines for `userAgents`, none holding a line break, sent in one write. */
   const parseAll = (userAgents: ReadonlyArray<string>) => {
     if (userAgents.length === 0) return Promise.resolve([])
     if (ended) return Promise.reject(fail())
-    const lines = userAgents.map(
-      () =>
-        new Promise<string>((resolve, reject) => {
-          waiting.push({ resolve, reject })
-        })
-    )
+    const answered = new Promise<ReadonlyArray<string>>((resolve, reject) => {
+      batches.push({ size: userAgents.length, lines: [], resolve, reject })
+    })
     try {
       proc.stdin.write(`${userAgents.join("\n")}\n`)
       Promise.resolve(proc.stdin.flush()).catch(() => undefined)
     } catch {
       // the worker is gone: its reader's end rejects what waits
     }
-    return Promise.all(lines)
+    return answered
   }
   return { parseAll, kill: () => proc.kill() }
 }

@@ -97,12 +97,18 @@ const tooLong = new InvalidRequest({
 })
 const notCombined = new InvalidRequest({ message: "The line is not in the combined log format" })
 
+/** The line's user agent and log fields, none, or why the line is not read; the agent itself is checked by `refusal`. */
 export const readEntry = (raw: string, combined: boolean) => {
   if (raw.length > MAX_LINE) return tooLong
   const entry = combined ? entryOf(raw) : { userAgent: raw, log: undefined }
   if (entry === undefined) return notCombined
   // `-` is the log's mark for a request without the header; an empty one is no user agent either
   if (combined && (entry.userAgent === "-" || entry.userAgent.trim() === "")) return "no user agent" as const
-  const result = decode({ operation: "parse", userAgent: entry.userAgent })
-  return Result.isSuccess(result) ? entry : fromSchemaIssue(result.failure.issue)
+  return entry
+}
+
+/** Why the API would refuse `userAgent` (its schema's message), or undefined when it would parse it. */
+export const refusal = (userAgent: string) => {
+  const result = decode({ operation: "parse", userAgent })
+  return Result.isSuccess(result) ? undefined : fromSchemaIssue(result.failure.issue)
 }

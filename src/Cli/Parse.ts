@@ -5,13 +5,11 @@ import { UserAgents } from "../Tools/UserAgent/Service.ts"
 import { integerFlag } from "./Integer.ts"
 import { makeAnswer } from "./parse/Answer.ts"
 import { csvHeader } from "./parse/Csv.ts"
-import { runJobs } from "./parse/Jobs.ts"
-import { runPart } from "./parse/Part.ts"
+import { makePool, WorkerFailed } from "./parse/Pool.ts"
 import { makeProgress } from "./parse/Progress.ts"
 import { answers, CannotRead } from "./parse/Read.ts"
-import { decodeSegments } from "./parse/Segments.ts"
 import { page } from "./report/Page.ts"
-import { Refused, report, stderr, stdout, UserAgentsLive } from "./Report.ts"
+import { offlineCacheSize, Refused, report, stderr, stdout, UncachedUserAgentsLive } from "./Report.ts"
 import { makeSummary } from "./summary/Summary.ts"
 import { table } from "./summary/Table.ts"
 
@@ -48,11 +46,12 @@ const flags = {
   ),
   progress: toggle("progress", "Show progress on stderr even when it is not a terminal (a line each 10 s)"),
   jobs: integerFlag("jobs").pipe(
-    Flag.withDescription("Worker processes for a file (default: one a core for files of 64 MB or more, else 1)"),
+    Flag.withDescription(
+      "Worker processes parsing the user agents while this one reads and writes; 1 parses here " +
+        "(default: one a core for files of 64 MB or more, else 1)"
+    ),
     Flag.optional
-  ),
-  // a worker's own segments of its one file (parse/Jobs.ts): not for people
-  segments: Flag.String("segments").pipe(Flag.withHidden, Flag.optional)
+  )
 }
 
 type Options = Command.Command.Config.Infer<typeof flags>
@@ -78,6 +77,8 @@ const totalSize = (inputs: ReadonlyArray<string | undefined>) =>
 
 /** Input from which a run uses every core unless told otherwise: below it, starting workers costs more than it saves. */
 const JOBS_FROM_BYTES = 64 * 1_048_576
+/** Blocks of input read on while the workers parse the agents of earlier ones. */
+const BLOCKS_AHEAD = 16
 
 const run = Effect.fn("Cli.parse")(
   function* (options: Options) {
@@ -91,60 +92,37 @@ const run = Effect.fn("Cli.parse")(
     const stdio = yield* Stdio.Stdio
     const combined = Option.isSome(options.log)
     const summary = summarise ? makeSummary() : undefined
-    const answer = makeAnswer(userAgents.parse, { combined, format: options.format, summary })
-    const { counts } = answer
     const inputs = (options.files.length === 0 ? ["-"] : options.files).map((file) => (file === "-" ? undefined : file))
     const terminal = yield* stdio.stderrIsTerminal
     const showProgress = terminal || options.progress
     const total = yield* totalSize(inputs)
-    const progress =
-      showProgress && Option.isNone(options.segments) ? yield* makeProgress({ terminal, combined, total }) : undefined
+    const jobs = Option.getOrElse(options.jobs, () =>
+      total !== undefined && total >= JOBS_FROM_BYTES && !inputs.includes(undefined) ? navigator.hardwareConcurrency : 1
+    )
+    const pool = jobs > 1 ? yield* makePool(jobs) : undefined
+    const here = (agents: ReadonlyArray<string>) => Effect.forEach(agents, (userAgent) => userAgents.parse(userAgent))
+    // a worker reads an agent a line: a block holding one with a line break (an unescaped `\n`) is parsed here
+    const parseAll = (agents: ReadonlyArray<string>) =>
+      pool === undefined || agents.some((agent) => /[\r\n]/.test(agent)) ? here(agents) : pool(agents)
+    const known = yield* offlineCacheSize
+    const answer = makeAnswer(parseAll, { combined, format: options.format, summary, known })
+    const { counts } = answer
+    const progress = showProgress ? yield* makeProgress({ terminal, combined, total }) : undefined
     let ioFailures = 0
     let bytes = 0
     const onBytes = (n: number) => {
       bytes += n
     }
 
-    if (Option.isSome(options.segments))
-      return yield* runPart(inputs[0] ?? "", decodeSegments(options.segments.value), answer, summary)
     if (options.format === "csv") yield* stdout(csvHeader(combined))
-    const jobs = Option.getOrElse(options.jobs, () =>
-      total !== undefined && total >= JOBS_FROM_BYTES && !inputs.includes(undefined) ? navigator.hardwareConcurrency : 1
-    )
-    // what a worker is told: this run's own flags (its output framed, so no summary is written by it)
-    const workerArgs = [
-      ...(combined ? ["--log", "combined"] : []),
-      ...(options.format === "csv" ? ["--format", "csv"] : []),
-      ...(summary !== undefined ? ["--summary"] : [])
-    ]
-
     /** `file` undefined: stdin. One that cannot be read is told on stderr and the next is read. */
     const one = (file: string | undefined) =>
-      Effect.gen(function* () {
-        if (file !== undefined && jobs > 1) {
-          const sink = stdio.stdout()
-          const write = (chunk: Uint8Array) => Stream.run(Stream.make(chunk), sink)
-          const tick = (n: number) => {
-            onBytes(n)
-            return progress === undefined ? Effect.void : progress.tick(counts, bytes)
-          }
-          const parts = yield* runJobs(file, jobs, workerArgs, write, tick)
-          if (parts !== undefined) {
-            for (const part of parts.counts) {
-              counts.lines += part.lines
-              counts.skipped += part.skipped
-              counts.failed += part.failed
-            }
-            for (const part of parts.summaries) summary?.absorb(part)
-            return
-          }
-        }
-        yield* answers(file, answer.block, {}, onBytes).pipe(
-          Stream.mapError((error) => new CannotRead({ message: error.reason.description ?? String(error) })),
-          Stream.tap(() => (progress === undefined ? Effect.void : progress.tick(counts, bytes))),
-          Stream.run(stdio.stdout())
-        )
-      }).pipe(
+      answers(file, answer.block, pool === undefined ? 1 : BLOCKS_AHEAD, onBytes).pipe(
+        Stream.mapError((error) =>
+          error instanceof WorkerFailed ? error : new CannotRead({ message: error.reason.description ?? String(error) })
+        ),
+        Stream.tap(() => (progress === undefined ? Effect.void : progress.tick(counts, bytes))),
+        Stream.run(stdio.stdout()),
         Effect.catchTags({
           CannotRead: (error) => {
             ioFailures++
@@ -152,7 +130,7 @@ const run = Effect.fn("Cli.parse")(
           },
           WorkerFailed: (error) => {
             ioFailures++
-            return stderr(`tools-api parse: ${file}: ${error.message}\n`)
+            return stderr(`tools-api parse: ${file ?? "stdin"}: ${error.message}\n`)
           }
         })
       )
@@ -182,7 +160,8 @@ const run = Effect.fn("Cli.parse")(
       return yield* new Refused()
     }
   },
-  Effect.provide(UserAgentsLive),
+  Effect.scoped,
+  Effect.provide(UncachedUserAgentsLive),
   report
 )
 

@@ -1,6 +1,7 @@
 // What the offline commands share: the server's services, writing, and failing (exit status 1, stdout answers only):
 // a refusal as the API's error body on stderr, a bad setting as the server's start failure, anything else one line.
 import { Cause, ConfigProvider, Data, Effect, Layer, PlatformError, Predicate, Schema, Stdio, Stream } from "effect"
+import { uaCacheSize } from "../Config.ts"
 import { InvalidRequest, InvalidRequestWire, InvalidValue, InvalidValueWire } from "../Errors.ts"
 import { Metrics } from "../Observability/Metrics.ts"
 import { exitOnInterrupt, reportStartFailure } from "../Platform/Runtime.ts"
@@ -11,6 +12,17 @@ const offlineDefaults = ConfigProvider.layerAdd(ConfigProvider.fromUnknown({ UA_
 
 /** The parse cache reads UA_CACHE_SIZE itself: a PORT or a key file has no say in a parse. */
 export const UserAgentsLive = UserAgents.layer.pipe(Layer.provide([Metrics.layer, offlineDefaults]))
+
+/** UA_CACHE_SIZE as `parse` reads it, for the answers it keeps itself (parse/Known.ts). */
+export const offlineCacheSize = uaCacheSize.pipe(Effect.provide(offlineDefaults))
+
+/** For `parse`, whose own cache keeps far less than a parse for each agent: the service keeps none, whatever the environment says. */
+export const UncachedUserAgentsLive = UserAgents.layer.pipe(
+  Layer.provide([
+    Metrics.layer,
+    ConfigProvider.layerAdd(ConfigProvider.fromUnknown({ UA_CACHE_SIZE: "0" }), { asPrimary: true })
+  ])
+)
 
 /** Told on stderr already: exit status 1. */
 export class Refused extends Data.TaggedError("Refused") {}

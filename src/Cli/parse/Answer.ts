@@ -1,11 +1,15 @@
 // What is written for each input line: its JSON line or CSV row, an error, or nothing (skipped, or summarised).
-import { Effect } from "effect"
+// Each distinct agent's share of its lines (its JSON, its CSV columns, what a summary counts) is made once and kept
+// (Known.ts), so a line whose agent was seen costs its log fields alone.
+import { Effect, Schema } from "effect"
 import { InvalidRequest } from "../../Errors.ts"
-import type { UserAgentInfo } from "../../Tools/UserAgent/Schemas.ts"
-import { readEntry } from "../Lines.ts"
+import { UserAgentInfo } from "../../Tools/UserAgent/Schemas.ts"
+import { detached } from "../Detached.ts"
+import { readEntry, refusal } from "../Lines.ts"
 import { body } from "../Report.ts"
-import type { makeSummary } from "../summary/Summary.ts"
-import { csvError, csvRow } from "./Csv.ts"
+import { type Counted, countedOf, type makeSummary } from "../summary/Summary.ts"
+import { csvData, csvError, csvRow, type LogEntry } from "./Csv.ts"
+import { makeKnown } from "./Known.ts"
 
 export type Format = "json" | "csv"
 
@@ -14,6 +18,8 @@ export interface AnswerOptions {
   readonly format: Format
   /** Lines are counted into it, and nothing is written for them. */
   readonly summary: ReturnType<typeof makeSummary> | undefined
+  /** Distinct agents whose share is kept (UA_CACHE_SIZE); 0 keeps none. */
+  readonly known: number
 }
 
 export interface Counts {
@@ -22,44 +28,106 @@ export interface Counts {
   failed: number
 }
 
-/** `parse` is the UserAgents service's; `counts` grows as lines are answered. */
-export const makeAnswer = (parse: (userAgent: string) => Effect.Effect<UserAgentInfo>, options: AnswerOptions) => {
+/** A parse: the service's data, or a worker's answer as the JSON the API writes of it (Pool.ts). */
+export type Parsed = UserAgentInfo | string
+
+const decodeInfo = Schema.decodeUnknownSync(Schema.fromJsonString(UserAgentInfo))
+const infoOf = (parsed: Parsed) => (typeof parsed === "string" ? decodeInfo(parsed) : parsed)
+
+/** How a format makes an agent's share once, and a line from it and the line's own fields. */
+interface Shape<Part> {
+  readonly of: (parsed: Parsed) => Part
+  readonly line: (file: string | undefined, line: number, log: LogEntry | undefined, part: Part) => string
+  /** Characters kept for the part. */
+  readonly size: (part: Part) => number
+}
+
+// the API's data as it is, with where the line was and what the log said beside it: `{"file":…,"line":…,"log":…,` and
+// the data's own JSON from its first key, as JSON.stringify writes the spread object
+const json: Shape<string> = {
+  of: (parsed) => (typeof parsed === "string" ? parsed : JSON.stringify(parsed)).slice(1),
+  line: (file, line, log, part) =>
+    log === undefined
+      ? `{${part}\n`
+      : `{${file === undefined ? "" : `"file":${JSON.stringify(file)},`}"line":${line},"log":${JSON.stringify(log)},${part}\n`,
+  size: (part) => part.length
+}
+
+const csv = (combined: boolean): Shape<string> => ({
+  of: (parsed) => csvData(infoOf(parsed)),
+  line: (file, line, log, part) => csvRow(file, line, combined, log, part),
+  size: (part) => part.length
+})
+
+const summarised = (summary: ReturnType<typeof makeSummary>): Shape<Counted> => ({
+  of: (parsed) => countedOf(infoOf(parsed)),
+  line: (_file, _line, log, part) => {
+    summary.add(part, log)
+    return ""
+  },
+  // the values are the parse's own strings, shared with other entries
+  size: (part) => 8 * (2 + part.values.length)
+})
+
+/** `parseAll` answers agents in their order: the UserAgents service, or the workers (Pool.ts); `counts` grows as lines are answered. */
+export const makeAnswer = <E>(
+  parseAll: (userAgents: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Parsed>, E>,
+  options: AnswerOptions
+) => {
   const { combined, format, summary } = options
   const counts: Counts = { lines: 0, skipped: 0, failed: 0 }
 
-  const one = (file: string | undefined, line: number, raw: string): Effect.Effect<string> => {
-    const entry = readEntry(raw, combined)
-    if (entry === "no user agent") {
-      counts.skipped++
-      return Effect.succeed("")
-    }
-    if (entry instanceof InvalidRequest) {
-      counts.failed++
-      if (summary !== undefined) return Effect.succeed("")
-      const error = body(entry)
-      if (format === "csv") return Effect.succeed(csvError(file, line, combined, error))
-      return Effect.succeed(`${JSON.stringify({ ...(file === undefined ? { line } : { file, line }), error })}\n`)
-    }
-    return Effect.map(parse(entry.userAgent), (data) => {
-      if (summary !== undefined) {
-        summary.add(data, entry.log)
-        return ""
-      }
-      if (format === "csv") return csvRow(file, line, combined, entry.log, data)
-      // the API's data as it is, with where the line was and what the log said beside it
-      if (entry.log === undefined) return `${JSON.stringify(data)}\n`
-      return `${JSON.stringify({ ...(file === undefined ? { line } : { file, line }), log: entry.log, ...data })}\n`
-    })
+  const failure = (file: string | undefined, line: number, refused: InvalidRequest) => {
+    counts.failed++
+    if (summary !== undefined) return ""
+    const error = body(refused)
+    if (format === "csv") return csvError(file, line, combined, error)
+    return `${JSON.stringify({ ...(file === undefined ? { line } : { file, line }), error })}\n`
   }
 
-  /** A block of lines, the first numbered `first`: their answers as one text. */
-  const block = (file: string | undefined, first: number, lines: ReadonlyArray<string>) =>
-    Effect.gen(function* () {
-      let out = ""
-      for (let i = 0; i < lines.length; i++) out += yield* one(file, first + i, lines[i]!)
-      counts.lines += lines.length
-      return out
-    })
+  const make = <Part extends {}>(shape: Shape<Part>) => {
+    const known = makeKnown(options.known, shape.size)
+    /** A block of lines, the first numbered `first`: their answers as one text. */
+    return (file: string | undefined, first: number, lines: ReadonlyArray<string>) =>
+      Effect.gen(function* () {
+        const entries = lines.map((raw) => readEntry(raw, combined))
+        // each agent of the block: its kept share, or the API's refusal; those new to it parsed all at once
+        const parts = new Map<string, Part | InvalidRequest>()
+        const fresh = new Set<string>()
+        for (const entry of entries) {
+          if (entry === "no user agent" || entry instanceof InvalidRequest) continue
+          const { userAgent } = entry
+          if (parts.has(userAgent) || fresh.has(userAgent)) continue
+          // an agent is kept only once it passed the API's check, so a kept one needs none
+          const part = known?.get(userAgent) ?? refusal(userAgent)
+          if (part !== undefined) parts.set(userAgent, part)
+          else fresh.add(userAgent)
+        }
+        const agents = [...fresh]
+        const copies = agents.map(detached)
+        const parsed = yield* parseAll(copies)
+        parsed.forEach((data, i) => {
+          const part = shape.of(data)
+          parts.set(agents[i]!, part)
+          known?.set(copies[i]!, part)
+        })
+        let out = ""
+        entries.forEach((entry, i) => {
+          if (entry === "no user agent") counts.skipped++
+          else if (entry instanceof InvalidRequest) out += failure(file, first + i, entry)
+          else {
+            const part = parts.get(entry.userAgent)!
+            out +=
+              part instanceof InvalidRequest
+                ? failure(file, first + i, part)
+                : shape.line(file, first + i, entry.log, part)
+          }
+        })
+        counts.lines += lines.length
+        return out
+      })
+  }
 
+  const block = summary !== undefined ? make(summarised(summary)) : format === "csv" ? make(csv(combined)) : make(json)
   return { block, counts }
 }

@@ -62,14 +62,17 @@ const dataOf = (data: UserAgentInfo) => [
 const logOf = (log: LogEntry | undefined) =>
   log === undefined ? [] : [log.client, log.time, log.method, log.path, log.status]
 
-/** A parsed line's row; `combined`: whether the log's columns are there (empty when the line was not read as one). */
+/** A parsed agent's columns, the same on each of its rows. */
+export const csvData = (data: UserAgentInfo) => dataOf(data).map(field).join(",")
+
+/** A parsed line's row, `data` its agent's columns; `combined`: whether the log's columns are there (empty when the line was not read as one). */
 export const csvRow = (
   file: string | undefined,
   line: number,
   combined: boolean,
   log: LogEntry | undefined,
-  data: UserAgentInfo
-) => `${[file, line, ...(combined ? logOf(log) : []), ...dataOf(data), "", ""].map(field).join(",")}\n`
+  data: string
+) => `${[file, line, ...(combined ? logOf(log) : [])].map(field).join(",")},${data},,\n`
 
 /** A line that could not be parsed: where it was, the error's code and message, every other column empty. */
 export const csvError = (

@@ -1,28 +1,24 @@
-// One input read as a stream of bounded lines, each block of them answered and handed on (to stdout, or framed).
+// One input read as a stream of bounded lines, each block of them answered and handed on.
 import { Data, Effect, FileSystem, Stdio, Stream } from "effect"
 import { boundedLines } from "../Lines.ts"
-import type { makeAnswer } from "./Answer.ts"
 
 export class CannotRead extends Data.TaggedError("CannotRead")<{ readonly message: string }> {}
 
-/** `file` undefined: stdin; `range`: a segment of the file (`--jobs`), its first line numbered `line`. */
-export const answers = (
+/**
+ * `file` undefined: stdin. `ahead`: blocks answered at once, their answers still handed on in order (with workers, the
+ * main process reads on while they parse).
+ */
+export const answers = <E>(
   file: string | undefined,
-  block: ReturnType<typeof makeAnswer>["block"],
-  options: { readonly range?: { readonly offset: number; readonly bytes: number }; readonly line?: number },
+  block: (file: string | undefined, first: number, lines: ReadonlyArray<string>) => Effect.Effect<string, E>,
+  ahead: number,
   onBytes: (bytes: number) => void
 ) =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
     const stdio = yield* Stdio.Stdio
-    let line = options.line ?? 1
-    const bytes =
-      file === undefined
-        ? stdio.stdin
-        : fs.stream(
-            file,
-            options.range === undefined ? {} : { offset: options.range.offset, bytesToRead: options.range.bytes }
-          )
+    let line = 1
+    const bytes = file === undefined ? stdio.stdin : fs.stream(file)
     return bytes.pipe(
       Stream.map((chunk) => {
         onBytes(chunk.length)
@@ -30,11 +26,12 @@ export const answers = (
       }),
       Stream.decodeText(),
       boundedLines,
-      Stream.mapArrayEffect((chunk) =>
-        Effect.map(block(file, line, chunk), (out) => {
-          line += chunk.length
-          return [out] as const
-        })
-      )
+      Stream.chunks,
+      Stream.map((lines) => {
+        const first = line
+        line += lines.length
+        return { first, lines }
+      }),
+      Stream.mapEffect(({ first, lines }) => block(file, first, lines), { concurrency: ahead })
     )
   }).pipe(Stream.unwrap)

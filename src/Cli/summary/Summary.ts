@@ -1,12 +1,14 @@
 // `parse --summary`: humans and bots counted apart, each field bounded (Tally.ts), time by hour or day (Timeline.ts).
 import { Record } from "effect"
 import type { UserAgentInfo } from "../../Tools/UserAgent/Schemas.ts"
-import { makeTally, type TallyState, type Values } from "./Tally.ts"
-import { makeTimeline, type Timeline, type TimelineState } from "./Timeline.ts"
+import { makeTally, type Values } from "./Tally.ts"
+import { makeTimeline, type Timeline } from "./Timeline.ts"
 
 /** Distinct values a field counts exactly; paths (query strings dropped) vary more, and count more. */
 export const MAX_VALUES = 1_000
 export const MAX_PATHS = 10_000
+/** Distinct agents counted by line before their fields are: a line's agent costs one count, not one a field. */
+const FOLD_AGENTS = 10_000
 
 /** What a log line said beside its user agent (Lines.ts); none for plain input. */
 export interface LogFields {
@@ -59,14 +61,23 @@ export type SummaryJson = Lines & {
   readonly timeline: Timeline | null
 }
 
-/** A summary as plain data, for a worker to hand its part to the main thread. */
-export interface SummaryState {
-  readonly humans: number
-  readonly bots: number
-  readonly human: Record.ReadonlyRecord<string, TallyState>
-  readonly bot: Record.ReadonlyRecord<string, TallyState>
-  readonly timeline: { hours: TimelineState; other: number }
+/** What a summary counts of a parsed agent, worked out once for each distinct one (parse/Answer.ts keeps it). */
+export interface Counted {
+  readonly isBot: boolean
+  readonly deviceType: string
+  /** The agent's value of each field of its side, in the order of HUMAN_FIELDS or BOT_FIELDS. */
+  readonly values: ReadonlyArray<string>
 }
+
+type Getters = ReadonlyArray<readonly [string, (data: UserAgentInfo) => string]>
+const HUMAN_GETTERS: Getters = Object.values(HUMAN_FIELDS)
+const BOT_GETTERS: Getters = Object.values(BOT_FIELDS)
+
+export const countedOf = (data: UserAgentInfo): Counted => ({
+  isBot: data.bot.isBot,
+  deviceType: data.device.type,
+  values: (data.bot.isBot ? BOT_GETTERS : HUMAN_GETTERS).map(([, of]) => of(data))
+})
 
 /** A tally for each field, and for the log's status and path. */
 const tallies = <K extends string>(fields: Record.ReadonlyRecord<K, unknown>) => ({
@@ -78,52 +89,50 @@ const tallies = <K extends string>(fields: Record.ReadonlyRecord<K, unknown>) =>
 export const makeSummary = () => {
   const human = tallies(HUMAN_FIELDS)
   const bot = tallies(BOT_FIELDS)
+  // in the order of Counted's values
+  const humanTallies = Record.keys(HUMAN_FIELDS).map((field) => human[field])
+  const botTallies = Record.keys(BOT_FIELDS).map((field) => bot[field])
   const timeline = makeTimeline()
   let humans = 0
   let bots = 0
 
-  const add = (data: UserAgentInfo, log: LogFields | undefined): void => {
-    const side = data.bot.isBot ? bot : human
-    if (data.bot.isBot) {
-      bots++
-      for (const field of Record.keys(BOT_FIELDS)) bot[field].add(BOT_FIELDS[field][1](data))
-    } else {
-      humans++
-      for (const field of Record.keys(HUMAN_FIELDS)) human[field].add(HUMAN_FIELDS[field][1](data))
+  // lines by agent, added to the fields' tallies in the order the agents came (so each tally sees its values in the
+  // lines' order, and keeps the same first ones), every FOLD_AGENTS agents and at the end
+  const byAgent = new Map<Counted, number>()
+  const fold = () => {
+    for (const [counted, lines] of byAgent) {
+      const fields = counted.isBot ? botTallies : humanTallies
+      counted.values.forEach((value, i) => fields[i]!.add(value, lines))
     }
+    byAgent.clear()
+  }
+
+  const add = (counted: Counted, log: LogFields | undefined): void => {
+    const side = counted.isBot ? bot : human
+    if (counted.isBot) bots++
+    else humans++
+    byAgent.set(counted, (byAgent.get(counted) ?? 0) + 1)
+    if (byAgent.size >= FOLD_AGENTS) fold()
     if (log === undefined) return
     side.status.add(log.status === null ? "-" : String(log.status))
     if (log.path !== null) side.path.add(log.path.split("?", 1)[0]!)
-    timeline.add(log.time, data.bot.isBot, data.device.type)
+    timeline.add(log.time, counted.isBot, counted.deviceType)
   }
 
-  const state = (): SummaryState => ({
-    humans,
-    bots,
-    human: Record.map(human, (tally) => tally.state()),
-    bot: Record.map(bot, (tally) => tally.state()),
-    timeline: timeline.state()
-  })
-
-  const absorb = (part: SummaryState): void => {
-    humans += part.humans
-    bots += part.bots
-    for (const [field, tally] of Object.entries(human)) tally.absorb(part.human[field]!)
-    for (const [field, tally] of Object.entries(bot)) tally.absorb(part.bot[field]!)
-    timeline.absorb(part.timeline)
+  const json = ({ lines, skipped, failed }: Lines): SummaryJson => {
+    fold()
+    return {
+      lines,
+      parsed: lines - skipped - failed,
+      skipped,
+      failed,
+      humans,
+      bots,
+      human: Record.map(human, (tally) => tally.json()),
+      bot: Record.map(bot, (tally) => tally.json()),
+      timeline: timeline.json()
+    }
   }
 
-  const json = ({ lines, skipped, failed }: Lines): SummaryJson => ({
-    lines,
-    parsed: lines - skipped - failed,
-    skipped,
-    failed,
-    humans,
-    bots,
-    human: Record.map(human, (tally) => tally.json()),
-    bot: Record.map(bot, (tally) => tally.json()),
-    timeline: timeline.json()
-  })
-
-  return { add, state, absorb, json }
+  return { add, json }
 }

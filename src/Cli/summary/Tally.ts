@@ -1,13 +1,8 @@
 // A field's counts: at most `max` values counted exactly (the first seen), a later value counted in `other`.
+import { detached } from "../Detached.ts"
 
 export interface Values {
   readonly values: ReadonlyArray<{ readonly name: string; readonly count: number }>
-  readonly other: number
-}
-
-/** What a tally holds, as plain data: a worker's tally travels to the main thread as this and is added there. */
-export interface TallyState {
-  readonly counts: ReadonlyArray<readonly [string, number]>
   readonly other: number
 }
 
@@ -21,17 +16,12 @@ export const makeTally = (max: number) => {
   const add = (value: string, count = 1): void => {
     const seen = counts.get(value)
     if (seen !== undefined) counts.set(value, seen + count)
-    else if (counts.size < max) counts.set(value, count)
+    else if (counts.size < max) counts.set(detached(value), count)
     else other += count
   }
 
   return {
     add,
-    absorb: (state: TallyState): void => {
-      for (const [name, count] of state.counts) add(name, count)
-      other += state.other
-    },
-    state: (): TallyState => ({ counts: [...counts], other }),
     json: (): Values => ({
       values: [...counts].sort(byCount).map(([name, count]) => ({ name, count })),
       other

@@ -1,8 +1,5 @@
 // Traffic by hour as the log's own clock writes it (`2026-11-26T10` and its offset), told by day for a long log.
 
-/** Device types of humans and the bots' count, by hour; a key is `yyyy-mm-ddThh` and the log's offset. */
-export type TimelineState = ReadonlyArray<readonly [string, Readonly<Record<string, number>>]>
-
 export interface Bucket {
   /** The hour's or day's start as the log writes time: `2026-11-26T10:00+00:00`, `2026-11-26T00:00+00:00`. */
   readonly start: string
@@ -71,11 +68,6 @@ export const makeTimeline = () => {
 
   return {
     add,
-    json,
-    state: (): { hours: TimelineState; other: number } => ({ hours: [...hours], other }),
-    absorb: (state: { hours: TimelineState; other: number }) => {
-      for (const [key, counts] of state.hours) for (const [what, n] of Object.entries(counts)) count(key, what, n)
-      other += state.other
-    }
+    json
   }
 }

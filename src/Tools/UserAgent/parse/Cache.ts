@@ -1,15 +1,20 @@
+// Bytes in reused slots, not strings in lru-cache: evicted strings were old garbage, ua-cold's peak RSS +17 MB.
 /**
- * Answers by string, bounded in entries and in characters, so long strings hold fewer. An answer is kept as one text,
- * its fields joined, until its string is asked for again, then as the answer itself: the answer's objects take ~500
- * bytes a string against ~120 for the text, and when every string is new each entry evicted is old garbage
- * (bench/README.md, "Where the service's memory goes").
+ * Answers by string, bounded in entries and in bytes, so long strings hold fewer. `lru-cache` keeps the order of use
+ * and evicts; an entry there is two numbers, the string's 32-bit hash and its first slot. The entry's bytes, the
+ * string's UTF-8 then its answer's fields joined, lie in 128-byte slots of `Uint8Array` chunks, chained, reused once
+ * evicted: a string never asked for again leaves no garbage. The stored string is compared byte for byte, so a
+ * colliding hash is a miss (and the newer string replaces the older). A string asked for again is also kept decoded,
+ * so a popular string costs no decoding (bench/README.md, "Where the service's memory goes").
  */
 import { LRUCache } from "lru-cache"
 import { DEVICE_TYPES } from "../Families.ts"
 import type { UserAgentInfo } from "../Schemas.ts"
 
-const CHARACTERS_PER_ENTRY = 512
-const MIN_CHARACTERS = 65_536
+const SLOT = 128
+const BYTES_PER_ENTRY = 512
+const MIN_BYTES = 65_536
+const CHUNK_SLOTS = 512
 // between the fields of a kept text; an answer with it in a field is kept as it is
 const SEPARATOR = "\u0000"
 
@@ -35,14 +40,13 @@ const fieldsOf = (info: UserAgentInfo): ReadonlyArray<unknown> => [
   info.bot.category
 ]
 
-/** The answer's text, or the answer itself where a field would not come back as it was. */
-const compact = (userAgent: string, info: UserAgentInfo): string | UserAgentInfo => {
+/** The answer's text, or "" where a field would not come back as it was (then the answer is kept as it is). */
+const textOf = (userAgent: string, info: UserAgentInfo): string => {
   const fields = fieldsOf(info)
   // the numbers are this file's own: -1 where the value has none
   const plain = (field: unknown) =>
     typeof field === "number" ? field !== -1 : typeof field === "string" && !field.includes(SEPARATOR)
-  if (info.userAgent !== userAgent || !fields.every(plain)) return info
-  return fields.join(SEPARATOR)
+  return info.userAgent === userAgent && fields.every(plain) ? fields.join(SEPARATOR) : ""
 }
 
 const answerOf = (userAgent: string, text: string): UserAgentInfo => {
@@ -60,7 +64,7 @@ const answerOf = (userAgent: string, text: string): UserAgentInfo => {
     engineVersion,
     isBot,
     bot,
-    category
+    kind
   ] = text.split(SEPARATOR)
   return {
     userAgent,
@@ -69,36 +73,108 @@ const answerOf = (userAgent: string, text: string): UserAgentInfo => {
     device: { type: DEVICE_TYPES[Number(type)]!, vendor: vendor!, model: model!, name: name! },
     cpu: { architecture: cpu! },
     engine: { name: engine!, version: engineVersion! },
-    bot: { isBot: isBot === "1", name: bot!, category: category! }
+    bot: { isBot: isBot === "1", name: bot!, category: kind! }
   }
-}
-
-const charactersOf = (kept: string | UserAgentInfo, userAgent: string): number => {
-  if (typeof kept === "string") return userAgent.length + kept.length
-  let total = userAgent.length
-  for (const part of [kept.browser, kept.os, kept.device, kept.cpu, kept.engine, kept.bot]) {
-    for (const value of Object.values(part)) total += typeof value === "string" ? value.length : 1
-  }
-  return total
 }
 
 export const makeParseCache = (entries: number): ParseCache => {
-  const kept = new LRUCache<string, string | UserAgentInfo>({
-    max: entries,
-    maxSize: Math.max(entries * CHARACTERS_PER_ENTRY, MIN_CHARACTERS),
-    sizeCalculation: charactersOf
-  })
-  return {
-    get: (userAgent) => {
-      const found = kept.get(userAgent)
-      if (typeof found !== "string") return found
-      // asked for again: likely popular, so kept decoded from now on
-      const info = answerOf(userAgent, found)
-      kept.set(userAgent, info)
-      return info
-    },
-    set: (userAgent, info) => {
-      kept.set(userAgent, compact(userAgent, info))
-    }
+  const maxSlots = Math.ceil(Math.max(entries * BYTES_PER_ENTRY, MIN_BYTES) / SLOT)
+  const chunks: Array<Uint8Array> = []
+  // by slot: the next of its entry's (-1: the last); by an entry's first slot: its key's bytes and all its bytes
+  const nextSlot = new Int32Array(maxSlots)
+  const keyBytes = new Int32Array(maxSlots)
+  const totalBytes = new Int32Array(maxSlots)
+  const decoded: Array<UserAgentInfo | undefined> = []
+  // slots freed, and how many were ever taken
+  const freeSlots = new Int32Array(maxSlots)
+  let free = 0
+  let taken = 0
+  let scratch = new Uint8Array(8192)
+  const encoder = new TextEncoder()
+  const decoder = new TextDecoder()
+
+  const release = (first: number) => {
+    decoded[first] = undefined
+    for (let s = first; s !== -1; s = nextSlot[s]!) freeSlots[free++] = s
   }
+  const kept = new LRUCache<number, number>({ max: entries, dispose: release })
+  // one options object: lru-cache's default is a new one a call
+  const options = {}
+
+  const takeSlot = (): number => {
+    if (free > 0) return freeSlots[--free]!
+    if (taken % CHUNK_SLOTS === 0) chunks.push(new Uint8Array(CHUNK_SLOTS * SLOT))
+    return taken++
+  }
+  const bytesAt = (s: number) => chunks[Math.floor(s / CHUNK_SLOTS)]!.subarray((s % CHUNK_SLOTS) * SLOT)
+
+  /** `scratch` of `size` bytes at least, its first `keep` kept. */
+  const room = (size: number, keep: number) => {
+    if (scratch.length >= size) return
+    const bigger = new Uint8Array(2 * size)
+    bigger.set(scratch.subarray(0, keep))
+    scratch = bigger
+  }
+  /** The UTF-8 of `text` into `scratch` from `at`; the end. */
+  const encode = (text: string, at: number): number => {
+    room(at + text.length * 3, at)
+    return at + encoder.encodeInto(text, scratch.subarray(at)).written
+  }
+
+  /** Whether the entry at `first` starts with the first `end` bytes of `scratch`. */
+  const holds = (first: number, end: number): boolean => {
+    let at = 0
+    for (let s = first; s !== -1 && at < end; s = nextSlot[s]!) {
+      const bytes = bytesAt(s)
+      for (let i = 0; i < SLOT && at < end; i++) if (bytes[i] !== scratch[at++]) return false
+    }
+    return true
+  }
+
+  const get = (userAgent: string): UserAgentInfo | undefined => {
+    const first = kept.get(Bun.hash.cityHash32(userAgent), options)
+    if (first === undefined) return undefined
+    const known = decoded[first]
+    if (known?.userAgent === userAgent) return known
+    const key = encode(userAgent, 0)
+    if (key !== keyBytes[first] || !holds(first, key)) return undefined
+    if (known !== undefined) return known
+    // the entry's bytes gathered into `scratch` after the key, then its text decoded
+    const total = totalBytes[first]!
+    room(total, 0)
+    let at = 0
+    for (let s = first; s !== -1; s = nextSlot[s]!) {
+      scratch.set(bytesAt(s).subarray(0, Math.min(SLOT, total - at)), at)
+      at += SLOT
+    }
+    const info = answerOf(userAgent, decoder.decode(scratch.subarray(key, total)))
+    decoded[first] = info
+    return info
+  }
+
+  const set = (userAgent: string, info: UserAgentInfo): void => {
+    const text = textOf(userAgent, info)
+    const key = encode(userAgent, 0)
+    const total = encode(text, key)
+    // a slot at least, so an empty string has an entry too
+    const need = Math.max(1, Math.ceil(total / SLOT))
+    if (need > maxSlots) return
+    while (kept.size > 0 && free + maxSlots - taken < need) kept.pop()
+    let first = -1
+    let last = -1
+    for (let n = 0; n < need; n++) {
+      const s = takeSlot()
+      bytesAt(s).set(scratch.subarray(n * SLOT, Math.min((n + 1) * SLOT, total)))
+      nextSlot[s] = -1
+      if (last === -1) first = s
+      else nextSlot[last] = s
+      last = s
+    }
+    keyBytes[first] = key
+    totalBytes[first] = total
+    decoded[first] = text === "" ? info : undefined
+    kept.set(Bun.hash.cityHash32(userAgent), first, options)
+  }
+
+  return { get, set }
 }

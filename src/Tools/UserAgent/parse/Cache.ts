@@ -1,4 +1,4 @@
-// Bytes in slots, not strings in lru-cache: evicted ones were old garbage (ua-cold peak RSS 160-163 against 130-136 MB).
+// Bytes in slots, not strings in lru-cache: evicted ones were old garbage (ua-cold peak RSS 160-163, now 130-136 MB).
 /**
  * Answers by string, bounded in entries and in bytes, so long strings hold fewer. `lru-cache` keeps the order of use
  * and evicts; an entry there is two numbers, the string's 32-bit hash and its first slot. The entry's bytes, the

@@ -81,13 +81,13 @@ export const makeParseCache = (entries: number): ParseCache => {
   const maxSlots = Math.ceil(Math.max(entries * BYTES_PER_ENTRY, MIN_BYTES) / SLOT)
   const chunks: Array<Uint8Array> = []
   // by slot: the next of its entry's (-1: the last); by an entry's first slot: its key's bytes and all its bytes
-  const nextSlot = new Int32Array(maxSlots)
-  const keyBytes = new Int32Array(maxSlots)
-  const totalBytes = new Int32Array(maxSlots)
+  // (arrays that grow as slots are taken: a cache of millions of entries is mostly never filled)
+  const nextSlot: Array<number> = []
+  const keyBytes: Array<number> = []
+  const totalBytes: Array<number> = []
   const decoded: Array<UserAgentInfo | undefined> = []
   // slots freed, and how many were ever taken
-  const freeSlots = new Int32Array(maxSlots)
-  let free = 0
+  const freeSlots: Array<number> = []
   let taken = 0
   let scratch = new Uint8Array(8192)
   const encoder = new TextEncoder()
@@ -95,20 +95,15 @@ export const makeParseCache = (entries: number): ParseCache => {
 
   const release = (first: number) => {
     decoded[first] = undefined
-    for (let s = first; s !== -1; s = nextSlot[s]!) {
-      freeSlots[free] = s
-      free += 1
-    }
+    for (let s = first; s !== -1; s = nextSlot[s]!) freeSlots.push(s)
   }
   const kept = new LRUCache<number, number>({ max: entries, dispose: release })
   // one options object: lru-cache's default is a new one a call
   const options = {}
 
   const takeSlot = (): number => {
-    if (free > 0) {
-      free -= 1
-      return freeSlots[free]!
-    }
+    const reused = freeSlots.pop()
+    if (reused !== undefined) return reused
     if (taken % CHUNK_SLOTS === 0) chunks.push(new Uint8Array(CHUNK_SLOTS * SLOT))
     taken += 1
     return taken - 1
@@ -169,7 +164,7 @@ export const makeParseCache = (entries: number): ParseCache => {
     // a slot at least, so an empty string has an entry too
     const need = Math.max(1, Math.ceil(total / SLOT))
     if (need > maxSlots) return
-    while (kept.size > 0 && free + maxSlots - taken < need) kept.pop()
+    while (kept.size > 0 && freeSlots.length + maxSlots - taken < need) kept.pop()
     let first = -1
     let last = -1
     for (let n = 0; n < need; n++) {

@@ -144,7 +144,7 @@ export const makeParseCache = (entries: number): ParseCache => {
     const key = encode(userAgent, 0)
     if (key !== keyBytes[first] || !holds(first, key)) return undefined
     if (known !== undefined) return known
-    // the entry's bytes gathered into `scratch` after the key, then its text decoded
+    // the entry's bytes gathered into `scratch` (its key again, then its text), and the text decoded
     const total = totalBytes[first]!
     room(total, 0)
     let at = 0

@@ -40,12 +40,13 @@ const fieldsOf = (info: UserAgentInfo): ReadonlyArray<unknown> => [
   info.bot.category
 ]
 
+// the numbers are this file's own: -1 where the value has none
+const plain = (field: unknown) =>
+  typeof field === "number" ? field !== -1 : typeof field === "string" && !field.includes(SEPARATOR)
+
 /** The answer's text, or "" where a field would not come back as it was (then the answer is kept as it is). */
 const textOf = (userAgent: string, info: UserAgentInfo): string => {
   const fields = fieldsOf(info)
-  // the numbers are this file's own: -1 where the value has none
-  const plain = (field: unknown) =>
-    typeof field === "number" ? field !== -1 : typeof field === "string" && !field.includes(SEPARATOR)
   return info.userAgent === userAgent && fields.every(plain) ? fields.join(SEPARATOR) : ""
 }
 
@@ -108,7 +109,8 @@ export const makeParseCache = (entries: number): ParseCache => {
     taken += 1
     return taken - 1
   }
-  const bytesAt = (s: number) => chunks[Math.floor(s / CHUNK_SLOTS)]!.subarray((s % CHUNK_SLOTS) * SLOT)
+  const chunkOf = (s: number) => chunks[Math.floor(s / CHUNK_SLOTS)]!
+  const offsetOf = (s: number) => (s % CHUNK_SLOTS) * SLOT
 
   /** `scratch` of `size` bytes at least, its first `keep` kept. */
   const room = (size: number, keep: number) => {
@@ -127,9 +129,10 @@ export const makeParseCache = (entries: number): ParseCache => {
   const holds = (first: number, end: number): boolean => {
     let at = 0
     for (let s = first; s !== -1 && at < end; s = nextSlot[s]!) {
-      const bytes = bytesAt(s)
+      const bytes = chunkOf(s)
+      const offset = offsetOf(s)
       for (let i = 0; i < SLOT && at < end; i++) {
-        if (bytes[i] !== scratch[at]) return false
+        if (bytes[offset + i] !== scratch[at]) return false
         at += 1
       }
     }
@@ -149,7 +152,7 @@ export const makeParseCache = (entries: number): ParseCache => {
     room(total, 0)
     let at = 0
     for (let s = first; s !== -1; s = nextSlot[s]!) {
-      scratch.set(bytesAt(s).subarray(0, Math.min(SLOT, total - at)), at)
+      scratch.set(chunkOf(s).subarray(offsetOf(s), offsetOf(s) + Math.min(SLOT, total - at)), at)
       at += SLOT
     }
     const info = answerOf(userAgent, decoder.decode(scratch.subarray(key, total)))
@@ -169,7 +172,7 @@ export const makeParseCache = (entries: number): ParseCache => {
     let last = -1
     for (let n = 0; n < need; n++) {
       const s = takeSlot()
-      bytesAt(s).set(scratch.subarray(n * SLOT, Math.min((n + 1) * SLOT, total)))
+      chunkOf(s).set(scratch.subarray(n * SLOT, Math.min((n + 1) * SLOT, total)), offsetOf(s))
       nextSlot[s] = -1
       if (last === -1) first = s
       else nextSlot[last] = s

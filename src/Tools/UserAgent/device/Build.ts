@@ -37,9 +37,9 @@ export type Database = Effect.Success<ReturnType<typeof build>>
 const sourceOf = (sources: ReadonlyArray<string>) => (n: number) => sources[n]!
 const classOf = (classes: ReadonlyArray<string>) => (c: number) => classes[c] ?? ""
 // the first request that needs a brand reads and indexes that brand's line alone
-const modelsOf = (file: DeviceFile, kindOf: (c: number) => string) =>
+const modelsOf = (brandLine: DeviceFile["brand"], kindOf: (c: number) => string) =>
   memoize(({ n }: Brand): Models | null => {
-    const { patterns, templates, vendors, classes, filing } = file.brand(n)
+    const { patterns, templates, vendors, classes, filing } = brandLine(n)
     if (patterns.length === 0) return null
     const index = makePatternIndex(
       [...patterns.keys()],
@@ -48,11 +48,11 @@ const modelsOf = (file: DeviceFile, kindOf: (c: number) => string) =>
     )
     return { index, templates, vendors, kinds: classes.map(kindOf) }
   })
-const namedOf = (file: DeviceFile, kindOf: (c: number) => string) => {
+const namedOf = (namesLine: DeviceFile["names"], kindOf: (c: number) => string) => {
   let named: ReadonlyMap<string, Named> | undefined
   return (): ReadonlyMap<string, Named> => {
     if (named !== undefined) return named
-    const { texts, vendors, names, classes } = file.names()
+    const { texts, vendors, names, classes } = namesLine()
     named = new Map(texts.map((text, t) => [text, { vendor: vendors[t]!, name: names[t]!, kind: kindOf(classes[t]!) }]))
     return named
   }
@@ -83,9 +83,9 @@ export const build = Effect.fnUntraced(function* (file: DeviceFile, pause: Effec
     index,
     brandOf,
     /** each brand's models, read and indexed on the brand's first string */
-    models: modelsOf(file, kindOf),
+    models: modelsOf(file.brand, kindOf),
     /** a model by its name, where one brand alone gives it (plainName), read on the first string that needs it */
-    named: namedOf(file, kindOf),
+    named: namedOf(file.names, kindOf),
     /** a brand's alternatives joined, for a template that reads the whole pattern's groups */
     regex: regexOf(sources, brandOf)
   }

@@ -4,6 +4,7 @@
  */
 /// <reference path="./Generated.d.ts" />
 import { Context, Data, Effect, Layer, Schema } from "effect"
+import { readFileSync } from "node:fs"
 import { readFile } from "node:fs/promises"
 import file from "../../../../generated/devices.data" with { type: "file" }
 import sumFile from "../../../../generated/devices.sum" with { type: "file" }
@@ -40,25 +41,48 @@ const decodeIndex = Schema.decodeUnknownEffect(Schema.fromJsonString(DeviceIndex
 const decodeBrand = Schema.decodeUnknownSync(Schema.fromJsonString(BrandModels))
 const decodeNames = Schema.decodeUnknownSync(Schema.fromJsonString(ModelNames))
 
+/**
+ * Line n of the file, read from `bytes` while the collector leaves them (brands come in bursts): every megabyte kept
+ * costs the service several of peak RSS under load. Later the file is read again, whole (a compiled binary can read
+ * its embedded file no other way), and taken only if its sum is still `sum`. Made outside the generator below, so
+ * that its closures keep nothing of the first read but where the lines end.
+ */
+const linesOf = (path: string, bytes: Buffer, sum: string) => {
+  const ends: Array<number> = []
+  for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) ends.push(at)
+  let held = new WeakRef(bytes)
+  const bytesNow = (): Buffer => {
+    const kept = held.deref()
+    if (kept !== undefined) return kept
+    const again = readFileSync(path)
+    if (sumOf(again) !== sum) throw unreadable(path, "has changed since it was first read")
+    held = new WeakRef(again)
+    return again
+  }
+  return {
+    count: ends.length,
+    line: (n: number): string => bytesNow().toString("latin1", n === 0 ? 0 : ends[n - 1]! + 1, ends[n])
+  }
+}
+
 /** The file's index decoded; a brand's line, or the names', decoded when asked for (JSON Lines: scripts/deviceData.ts). */
 export const readDeviceData = Effect.fnUntraced(function* (path: string, sumPath?: string) {
   const bytes = yield* read(path, "cannot be read")
   if (bytes.length === 0) return yield* unreadable(path, "is empty")
-  const sum = sumPath === undefined ? undefined : yield* Effect.orElseSucceed(read(sumPath, ""), () => undefined)
-  if (sumPath !== undefined && sum?.toString("latin1") !== sumOf(bytes))
+  const sum = sumOf(bytes)
+  const written = sumPath === undefined ? undefined : yield* Effect.orElseSucceed(read(sumPath, ""), () => undefined)
+  if (sumPath !== undefined && written?.toString("latin1") !== sum)
     return yield* unreadable(path, "is damaged (not the whole JSON the generator writes)")
-  const ends: Array<number> = []
-  for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) ends.push(at)
-  const line = (n: number): string => bytes.toString("latin1", n === 0 ? 0 : ends[n - 1]! + 1, ends[n] ?? bytes.length)
+  const { count, line } = linesOf(path, bytes, sum)
   const index = yield* Effect.mapError(decodeIndex(line(0)), () =>
     unreadable(path, "is damaged (not the whole JSON the generator writes)")
   )
-  if (ends.length !== index.brands.names.length + 2)
+  if (count !== index.brands.names.length + 2)
     return yield* unreadable(path, "is damaged (not the whole JSON the generator writes)")
   const file: DeviceFile = {
     index,
     brand: (n) => decodeBrand(line(n + 1)),
-    names: () => decodeNames(line(ends.length - 1))
+    names: () => decodeNames(line(count - 1))
   }
   return file
 })

@@ -14,6 +14,12 @@ import { fileTexts, filingData } from "../../../../scripts/deviceData/PatternFil
 
 const generated = new URL("../../../../generated/devices.data", import.meta.url).pathname
 
+/** A full collection in a later turn of the event loop: a weakly held value read in this one is kept until it ends. */
+const collected = async () => {
+  await new Promise((resolve) => setImmediate(resolve))
+  Bun.gc(true)
+}
+
 /** What `readDeviceData` makes of a file holding `bytes`: the data, or its failure. */
 const readBack = async (bytes: Uint8Array) => {
   const dir = mkdtempSync(join(tmpdir(), "device-data-"))
@@ -32,7 +38,8 @@ describe("the generated data file", () => {
   test("reads back whole, a pattern beyond ASCII as the package wrote it (OneClick's `X-music (?:S|Ⅲ|III)`)", async () => {
     // all of ASCII, so a process holds its text at a byte a character
     expect(whole.every((byte) => byte < 0x80)).toBe(true)
-    const { exit } = await readBack(whole)
+    // read in place: a brand's line is read again from the file once the collector has taken its bytes
+    const exit = await Effect.runPromiseExit(readDeviceData(generated))
     expect(Exit.isSuccess(exit)).toBe(true)
     const data = Exit.isSuccess(exit) ? exit.value : undefined
     expect(data?.index.source).toStartWith("node-device-detector ")
@@ -41,6 +48,27 @@ describe("the generated data file", () => {
     const samsung = data!.index.brands.names.lastIndexOf("Samsung")
     expect(data?.brand(samsung).patterns.length).toBeGreaterThan(100)
     expect(data?.names().texts).toContain("fire phone")
+  })
+
+  test("a brand first asked for after the file's bytes were collected is read from the file again, if unchanged", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "device-data-"))
+    const path = join(dir, "devices.data")
+    writeFileSync(path, whole)
+    try {
+      const data = await Effect.runPromise(readDeviceData(path))
+      const brand = (name: string) => data.brand(data.index.brands.names.lastIndexOf(name))
+      // the bytes read at first are held weakly: gone after a full collection
+      await collected()
+      expect(brand("Samsung").patterns.length).toBeGreaterThan(100)
+      writeFileSync(
+        path,
+        Uint8Array.from(whole, (byte, at) => (at === whole.length >> 1 ? byte ^ 1 : byte))
+      )
+      await collected()
+      expect(() => brand("Xiaomi")).toThrow(`the device database ${path} has changed since it was first read`)
+    } finally {
+      rmSync(dir, { recursive: true })
+    }
   })
 
   const damaged: Array<[string, Uint8Array]> = [

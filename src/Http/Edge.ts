@@ -42,6 +42,17 @@ const requestIdOf = (request: HttpServerRequest.HttpServerRequest): string => {
   return supplied !== undefined && SANE_REQUEST_ID.test(supplied) ? supplied : crypto.randomUUID()
 }
 
+/**
+ * A body left unread (refused before it, or cut off as too large) is not drained: the answer closes the connection,
+ * so a client cannot make the server take in a body it refused, however long it says it is.
+ */
+const leavesBodyUnread = (request: HttpServerRequest.HttpServerRequest, status: number): boolean => {
+  const length = request.headers["content-length"]
+  const hasBody = request.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0")
+  const read = request.source instanceof Request && request.source.bodyUsed
+  return hasBody && (!read || status === 413)
+}
+
 const routeNotFound = (routes: Routes, method: string, path: string): HttpServerResponse.HttpServerResponse => {
   const methods = routes.methodsOf(path)
   if (methods === undefined || methods.includes(method)) {
@@ -108,6 +119,7 @@ export const EdgeLive = HttpRouter.middleware(
             "cache-control": response.headers["cache-control"] ?? "no-store",
             "x-request-id": requestId
           }
+          if (leavesBodyUnread(request, response.status)) headers.connection = "close"
           if (withCors !== undefined) {
             Object.assign(headers, withCors)
             // a cached answer that varies by encoding varies by origin as well: both go in its Vary

@@ -28,17 +28,6 @@ const listen = (options: Bun.Serve.Options<undefined>, names = { host: "HOST", p
 export const origin = (hostname: string, port: number) =>
   `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`
 
-/**
- * A body the app did not read (refused before it, or cut off as too large) is not drained: the answer closes the
- * connection, so a client cannot make the server take in a body it refused, however long it says it is.
- */
-const closeUnreadBody = (request: Request, response: Response): Response => {
-  const length = request.headers.get("content-length")
-  const hasBody = request.headers.has("transfer-encoding") || (length !== null && length !== "0")
-  if (hasBody && (!request.bodyUsed || response.status === 413)) response.headers.set("connection", "close")
-  return response
-}
-
 /** `app` on a `Bun.serve` of its own, in this program's context, stopped with its scope. */
 export const serve = <E, R>(
   app: Layer.Layer<never, E, R>,
@@ -52,8 +41,7 @@ export const serve = <E, R>(
       serving?.requestIP(request.source as Request)?.address
     const context = Context.add(yield* Effect.context<never>(), PeerAddress, peer)
     const handle = HttpEffect.toWebHandlerWith<never, unknown, never>(context)(yield* HttpRouter.toHttpEffect(app))
-    const fetch = (request: Request) => handle(request).then((response) => closeUnreadBody(request, response))
-    const server = yield* listen({ ...options, fetch }, names)
+    const server = yield* listen({ ...options, fetch: (request: Request) => handle(request) }, names)
     serving = server
     yield* Effect.addFinalizer(() => Effect.promise(() => server.stop()))
     return server

@@ -1,5 +1,5 @@
 /**
- * `bun bench/ab.ts REV [wage|parse|cold|mix] [trials] [--env NAME=VALUE ...]`: this tree's service (with these extra
+ * `bun bench/ab.ts REV [wage|parse|cold|mix] [trials] [--env NAME=VALUE ...] [--generated DIR]`: this tree's service (with these extra
  * variables, e.g. OTEL_EXPORTER_OTLP_ENDPOINT) against the one at git revision REV (or, with REV `floor`, against the
  * framework's floor, bench/floorApp.ts: what the service's features cost in process), both built
  * in this process as web handlers and driven in alternating trials (`bench/inprocess.ts`). Prints the CPU time a
@@ -26,9 +26,15 @@ for (let i = args.indexOf("--env"); i !== -1; i = args.indexOf("--env")) {
   const [name = "", ...value] = (args.splice(i, 2)[1] ?? "").split("=")
   extraEnv[name] = value.join("=")
 }
+// --generated DIR: REV's generated device file, where its format is not this tree's (a382acc's: `bun install` in a
+// checkout of it writes one)
+const generatedAt = args.indexOf("--generated")
+const generated = generatedAt === -1 ? join(ROOT, "generated") : resolve(args.splice(generatedAt, 2)[1] ?? "")
 const [rev, kindArg, trialsArg] = args
 if (rev === undefined) {
-  process.stderr.write("Usage: bun bench/ab.ts REV [wage|parse|cold|mix] [trials] [--env NAME=VALUE ...]\n")
+  process.stderr.write(
+    "Usage: bun bench/ab.ts REV [wage|parse|cold|mix] [trials] [--env NAME=VALUE ...] [--generated DIR]\n"
+  )
   process.exit(2)
 }
 const kind: Kind = kindArg === "parse" || kindArg === "cold" || kindArg === "mix" ? kindArg : "wage"
@@ -69,7 +75,7 @@ const extract = async (rev: string): Promise<string> => {
   }
   // src/ reaches node_modules (the user-agents data set) and generated/ (the device database) by relative paths
   symlinkSync(join(ROOT, "node_modules"), join(extracted, "node_modules"))
-  symlinkSync(join(ROOT, "generated"), join(extracted, "generated"))
+  symlinkSync(generated, join(extracted, "generated"))
   return join(extracted, "src")
 }
 

@@ -10,10 +10,10 @@
  *
  *   bun bench/cli.ts [--lines N] [--runs N] [--long N] [--binary dist/tools-api]
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { count, main, parseFlags } from "./lib/args.ts"
+import { join, resolve } from "node:path"
+import { count, fail, main, parseFlags } from "./lib/args.ts"
 import { median } from "./lib/stats.ts"
 import { writeRealisticLog } from "./realisticLog.ts"
 
@@ -26,7 +26,12 @@ parseFlags(process.argv.slice(2), usage, {
   "--binary": (value) => (options.binary = value())
 })
 
-const REFERENCE = new URL("../../shared/bench/cli-reference.ts", `file://${process.cwd()}/`).pathname
+// the shared folder beside the project's checkout (../shared), or beside the folder of worktrees holding it
+const REFERENCE =
+  ["../shared", "../../shared"]
+    .map((shared) => resolve(import.meta.dir, "..", shared, "bench/cli-reference.ts"))
+    .find((path) => existsSync(path)) ??
+  fail("bench/cli.ts: ../shared/bench/cli-reference.ts not found beside the checkout\n")
 const tool = options.binary === undefined ? [process.execPath, "src/main.ts"] : [options.binary]
 
 interface Variant {

@@ -39,6 +39,33 @@ describe("UserAgents.parse", () => {
     expect(registered).toContainEqual(["ua_parse_cache_misses_total", { count: 0, incremental: true }])
   })
 
+  test("a string of at most 512 characters is parsed at once; a longer one waits for the event loop's turn", async () => {
+    // each parse comes after 3 ms of other work, so a slice (Slicer.ts) has run out whenever one is asked for
+    const parsedAfterATurn = (userAgents: UserAgents["Service"], userAgent: string) =>
+      Effect.gen(function* () {
+        let turned = false
+        setImmediate(() => (turned = true))
+        Bun.sleepSync(3)
+        yield* userAgents.parse(userAgent)
+        return turned
+      })
+    const { long, short } = await run(
+      Effect.gen(function* () {
+        const userAgents = yield* UserAgents
+        yield* userAgents.parse(CHROME_WINDOWS)
+        return {
+          short: yield* parsedAfterATurn(
+            userAgents,
+            `${CHROME_WINDOWS} ${"x".repeat(512 - CHROME_WINDOWS.length - 1)}`
+          ),
+          long: yield* parsedAfterATurn(userAgents, `${CHROME_WINDOWS} ${"x".repeat(512 - CHROME_WINDOWS.length)}`)
+        }
+      })
+    )
+    expect(short).toBe(false)
+    expect(long).toBe(true)
+  })
+
   test("answers as the domain parser does", async () => {
     const info = await run(Effect.flatMap(UserAgents, (ua) => ua.parse(CHROME_WINDOWS)))
     expect(info).toEqual(parseUserAgent(CHROME_WINDOWS))

@@ -16,26 +16,26 @@ const SystemLive = HttpApiBuilder.group(ToolsApi, "system", (handlers) =>
   handlers.handle("health", () => Effect.succeed({ status: "ok" as const }))
 )
 
-export const makeHttp = <Id extends string, Groups extends HttpApiGroup.Constraint, A, E, R>(
+/** The API's routes with their middlewares, without the edge around them. */
+export const makeApiRoutes = <Id extends string, Groups extends HttpApiGroup.Constraint, A, E, R>(
   api: HttpApi.HttpApi<Id, Groups>,
   handlers: Layer.Layer<A, E, R>
 ) =>
-  Layer.mergeAll(
-    HttpApiBuilder.layer(api).pipe(
-      Layer.provide([handlers, SystemLive]),
-      Layer.provide([
-        AuthenticationLive,
-        RateLimitLive,
-        BatchTokensLive,
-        RequestBodyLive,
-        RequestErrorsLive,
-        ValueErrorsLive
-      ])
-    ),
-    HomeRoute,
-    documentsRoutes(api),
-    MetricsRoute,
-    EdgeLive
+  HttpApiBuilder.layer(api).pipe(
+    Layer.provide([handlers, SystemLive]),
+    Layer.provide([
+      AuthenticationLive,
+      RateLimitLive,
+      BatchTokensLive,
+      RequestBodyLive,
+      RequestErrorsLive,
+      ValueErrorsLive
+    ])
   )
+
+export const makeHttp = <Id extends string, Groups extends HttpApiGroup.Constraint, A, E, R>(
+  api: HttpApi.HttpApi<Id, Groups>,
+  handlers: Layer.Layer<A, E, R>
+) => Layer.mergeAll(makeApiRoutes(api, handlers), HomeRoute, documentsRoutes(api), MetricsRoute, EdgeLive)
 
 export const HttpLive = makeHttp(ToolsApi, ToolsLive)

@@ -1,4 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test"
+import { ToolsApi } from "../../src/Api.ts"
+import { makeApiRoutes } from "../../src/Http.ts"
+import { ApiRoutes } from "../../src/Http/Routes.ts"
+import { ToolsLive } from "../../src/Tools/index.ts"
 import { errorOf, KEY, makeTestApp, OTHER_KEY, UA_PATH, WAGE_PATH } from "../support/TestApp.ts"
 
 const parseRateLimit = (value: string | null) => {
@@ -112,5 +116,27 @@ describe("token bucket per key", () => {
     } finally {
       await app.dispose()
     }
+  })
+})
+
+// The middlewares add their headers through the edge (`CurrentRequest`); served without it, through the framework.
+describe("the API's routes served without the edge", () => {
+  const app = makeTestApp({
+    served: { app: makeApiRoutes(ToolsApi, ToolsLive), routes: ApiRoutes.layer(ToolsApi) },
+    perMinute: 1
+  })
+  afterAll(() => app.dispose())
+
+  test("an answer still carries the rate limit's headers, a refusal its Retry-After, a 401 its challenge", async () => {
+    const allowed = await app.post(WAGE_PATH, { hourlyWage: 10 })
+    expect(allowed.status).toBe(200)
+    expect(allowed.headers.get("x-ratelimit-remaining")).toBe("0")
+    expect(allowed.headers.get("x-request-id")).toBeNull()
+    const refused = await app.post(WAGE_PATH, { hourlyWage: 10 })
+    expect(refused.status).toBe(429)
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0)
+    const anonymous = await app.post(WAGE_PATH, { hourlyWage: 1 }, { key: null })
+    expect(anonymous.status).toBe(401)
+    expect(anonymous.headers.get("www-authenticate")).toStartWith("Bearer")
   })
 })

@@ -104,6 +104,15 @@ describe("POST /v1/tools/wage-estimator", () => {
     expect((await json(await app.post(WAGE_PATH, '{"hourlyWage":1.005}', { raw: true }))).estimates.hourly).toBe(1.01)
   })
 
+  test("a salary of more digits than a 100-digit division keeps is still rounded on its exact hourly rate", async () => {
+    // 10.4 - 2.08e-106, so the hourly rate is 0.005 - 1e-109: below half a cent, where Effect's BigDecimal.divide,
+    // which stops at 100 digits and rounds, gives 0.005 and then 0.01
+    const salary = `10.${"9".repeat(105).replace(/^9/, "3")}792`
+    const body = await json(await app.post(WAGE_PATH, `{"annualSalary":${salary}}`, { raw: true }))
+    expect(body.estimates.hourly).toBe(0)
+    expect(body.estimates.annual).toBe(10.4)
+  })
+
   test("the bounds hold for the decimal as written", async () => {
     // both read as exactly the bound as a float
     const over = await errorOf(

@@ -81,3 +81,9 @@ export const filingOf = (data: FilingData): Filing => ({
 
 /** The sum the generator writes beside the file (`devices.sum`): its CRC-32 in hex and its length in bytes. */
 export const sumOf = (bytes: Uint8Array): string => `${crc32(bytes).toString(16).padStart(8, "0")} ${bytes.length}\n`
+
+/** The length a sum gives, undefined where it is not one `sumOf` writes. */
+export const lengthOf = (sum: string): number | undefined => {
+  const length = /^[0-9a-f]{8} (\d+)\n$/.exec(sum)?.[1]
+  return length === undefined ? undefined : Number(length)
+}

@@ -40,11 +40,20 @@ const writtenSum = (sumPath: string) =>
     () => undefined
   )
 
+/** The bytes a check read and their sum, held weakly: the first read takes them while the collector leaves them. */
+export interface Checked {
+  readonly bytes: WeakRef<Buffer>
+  readonly sum: string
+}
+
 /** The file is the one the generator wrote, whole: checked by its sum, without parsing it. */
 export const checkDeviceData = Effect.fnUntraced(function* (path: string, sumPath: string) {
   const bytes = yield* read(path, "cannot be read")
   if (bytes.length === 0) return yield* unreadable(path, "is empty")
-  if ((yield* writtenSum(sumPath)) !== sumOf(bytes)) return yield* damaged(path)
+  const sum = sumOf(bytes)
+  if ((yield* writtenSum(sumPath)) !== sum) return yield* damaged(path)
+  const checked: Checked = { bytes: new WeakRef(bytes), sum }
+  return checked
 })
 
 /** The file is as long as the sum says, without reading it: for the compiled binary's copy, checked whole at build. */
@@ -56,6 +65,7 @@ export const checkDeviceLength = Effect.fnUntraced(function* (path: string, sumP
   if (size === 0) return yield* unreadable(path, "is empty")
   const sum = yield* writtenSum(sumPath)
   if (sum === undefined || lengthOf(sum) !== size) return yield* damaged(path)
+  return undefined
 })
 
 const decodeIndex = Schema.decodeUnknownEffect(Schema.fromJsonString(DeviceIndex))
@@ -86,13 +96,17 @@ const linesOf = (path: string, bytes: Buffer, sum: string) => {
   }
 }
 
-/** The file's index decoded; a brand's line, or the names', decoded when asked for (JSON Lines: scripts/deviceData.ts). */
-export const readDeviceData = Effect.fnUntraced(function* (path: string, sumPath?: string) {
-  const bytes = yield* read(path, "cannot be read")
+/**
+ * The file's index decoded; a brand's line, or the names', decoded when asked for (JSON Lines: scripts/deviceData.ts).
+ * The bytes a check read (`checked`) are taken while still held, so a start's parse reads and sums the file once.
+ */
+export const readDeviceData = Effect.fnUntraced(function* (path: string, sumPath?: string, checked?: Checked) {
+  const held = checked?.bytes.deref()
+  const bytes = held ?? (yield* read(path, "cannot be read"))
   if (bytes.length === 0) return yield* unreadable(path, "is empty")
-  const sum = sumOf(bytes)
-  const written = sumPath === undefined ? undefined : yield* writtenSum(sumPath)
-  if (sumPath !== undefined && written !== sum) return yield* damaged(path)
+  const sum = held === undefined ? sumOf(bytes) : checked!.sum
+  const written = sumPath === undefined || held !== undefined ? sum : yield* writtenSum(sumPath)
+  if (written !== sum) return yield* damaged(path)
   const { count, line } = linesOf(path, bytes, sum)
   const index = yield* Effect.mapError(decodeIndex(line(0)), () => damaged(path))
   if (count !== index.brands.names.length + 2) return yield* damaged(path)
@@ -109,12 +123,14 @@ const none: Lookups = { identify: () => undefined, scan: () => undefined }
 export class DeviceDatabase extends Context.Service<DeviceDatabase>()("app/DeviceDatabase", {
   make: Effect.gen(function* () {
     // documented: true in a process `bun build --compile` made, whose files imported `with { type: "file" }` it embeds
-    yield* Bun.isStandaloneExecutable ? checkDeviceLength(file, sumFile) : checkDeviceData(file, sumFile)
+    const checked = yield* Bun.isStandaloneExecutable
+      ? checkDeviceLength(file, sumFile)
+      : checkDeviceData(file, sumFile)
     const { pause } = yield* Slicer
-    // checked at start, and again as it is read: a file damaged since the start leaves the parses without the
+    // checked at start, and again if read again: a file damaged since the start leaves the parses without the
     // database (no vendor or name from it, the type from the string), said once in the log, never a failed request
     const building = Effect.gen(function* () {
-      const data = yield* readDeviceData(file, sumFile)
+      const data = yield* readDeviceData(file, sumFile, checked)
       return lookups(yield* build(data, pause))
     }).pipe(
       Effect.catchTag("DeviceDataUnreadable", (error) => Effect.as(Effect.logError(error.message), none)),

@@ -101,7 +101,10 @@ describe("the check at start, by the sum the generator writes beside the file", 
   const sum = readFileSync(generated.replace(/\.data$/, ".sum"))
 
   /** What `checkFile` makes of a file holding `bytes` beside the generator's sum of the real one. */
-  const check = async (bytes: Uint8Array, checkFile = checkDeviceData) => {
+  const check = async (
+    bytes: Uint8Array,
+    checkFile: (path: string, sumPath: string) => Effect.Effect<unknown, DeviceDataUnreadable> = checkDeviceData
+  ) => {
     const dir = mkdtempSync(join(tmpdir(), "device-sum-"))
     const [path, sumPath] = [join(dir, "devices.data"), join(dir, "devices.sum")]
     writeFileSync(path, bytes)
@@ -162,6 +165,28 @@ describe("the check at start, by the sum the generator writes beside the file", 
         code: 1,
         stderr: `deviceDataCheck: the device database ${path} is damaged (not the whole JSON the generator writes): run \`npm run data\` to write it again`
       })
+    } finally {
+      rmSync(dir, { recursive: true })
+    }
+  })
+
+  test("the bytes the start checked serve the first read while held; once collected, the file is read and checked again", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "device-checked-"))
+    const [path, sumPath] = [join(dir, "devices.data"), join(dir, "devices.sum")]
+    writeFileSync(path, whole)
+    writeFileSync(sumPath, sum)
+    try {
+      const checked = await Effect.runPromise(checkDeviceData(path, sumPath))
+      writeFileSync(path, whole.subarray(0, 1000))
+      // still held in this turn: the file as checked, not as it is now
+      const data = await Effect.runPromise(readDeviceData(path, sumPath, checked))
+      expect(data.brand(data.index.brands.names.lastIndexOf("Samsung")).patterns.length).toBeGreaterThan(100)
+      await collected()
+      expect(checked.bytes.deref()).toBeUndefined()
+      const exit = await Effect.runPromiseExit(readDeviceData(path, sumPath, checked))
+      expect(String(Exit.isFailure(exit) ? Cause.squash(exit.cause) : undefined)).toBe(
+        `the device database ${path} is damaged (not the whole JSON the generator writes): run \`npm run data\` to write it again`
+      )
     } finally {
       rmSync(dir, { recursive: true })
     }

@@ -60,8 +60,13 @@ export interface DeviceFile {
   readonly names: () => ModelNames
 }
 
-// a copy of the decoded bytes into a buffer of their own, so 32-bit columns are aligned
-const bytesOf = (base64: string): Uint8Array => new Uint8Array(Buffer.from(base64, "base64"))
+// the decoded bytes in place where they start a buffer of their own (a long column), else a copy that does, so that
+// 32-bit columns are aligned and a short one keeps no shared pool alive
+const bytesOf = (base64: string): Uint8Array => {
+  const bytes = Buffer.from(base64, "base64")
+  if (bytes.byteOffset !== 0 || bytes.buffer.byteLength !== bytes.length) return new Uint8Array(bytes)
+  return new Uint8Array(bytes.buffer)
+}
 const int32sOf = (base64: string): Int32Array => new Int32Array(bytesOf(base64).buffer)
 
 export const tablesFrom = (data: DeviceIndex["tables"]): Tables => ({

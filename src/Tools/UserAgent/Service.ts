@@ -1,5 +1,5 @@
-// Parses go through a cache (traffic repeats strings) and wait for the device lookups, so an answer never depends on
-// when it came; generation's pools are made on first use.
+// Parses go through a cache (traffic repeats strings); one that asks the device lookups waits for them, so an answer
+// never depends on when it came; generation's pools are made on first use.
 import { Context, Effect, Layer } from "effect"
 import { readFile } from "node:fs/promises"
 import trafficFile from "../../../node_modules/user-agents/dist/user-agents.json" with { type: "file" }
@@ -58,14 +58,29 @@ export class UserAgents extends Context.Service<UserAgents>()("app/UserAgents", 
     const metrics = yield* Metrics
 
     const cacheable = (headers?: Headers) => size > 0 && !hasClientHints(headers)
-    const parseNow = (identify: Lookup, userAgent: string, headers?: Headers) => {
-      const info = safeParse(identify, userAgent, headers)
+    const keep = (userAgent: string, headers: Headers | undefined, info: UserAgentInfo) => {
       if (cacheable(headers)) {
         if (cache === undefined) cache = makeParseCache(size)
         cache.set(userAgent, info)
         metrics.countCacheMiss()
       }
       return info
+    }
+    const parseNow = (identify: Lookup, userAgent: string, headers?: Headers) =>
+      keep(userAgent, headers, safeParse(identify, userAgent, headers))
+    // Until the lookups are built, a string is first parsed with a lookup that answers nothing and notes being asked:
+    // one that never asks (a desktop's, a bot's) is answered so, and the database is built only for one that does.
+    const parseFirst = (userAgent: string, headers?: Headers): Effect.Effect<UserAgentInfo> => {
+      const built = devices.built()
+      if (built !== undefined) return Effect.succeed(parseNow(built.identify, userAgent, headers))
+      const asked = { device: false }
+      const noting: Lookup = () => {
+        asked.device = true
+        return undefined
+      }
+      const info = safeParse(noting, userAgent, headers)
+      if (!asked.device) return Effect.succeed(keep(userAgent, headers, info))
+      return Effect.map(devices.lookups, ({ identify }) => parseNow(identify, userAgent, headers))
     }
     // No Effect.fn: a span costs more than a hit.
     const parse = (userAgent: string, headers?: Headers): Effect.Effect<UserAgentInfo> =>
@@ -76,7 +91,7 @@ export class UserAgents extends Context.Service<UserAgents>()("app/UserAgents", 
           ? Effect.succeed(hit)
           : Effect.andThen(
               slice,
-              Effect.map(devices.lookups, ({ identify }) => parseNow(identify, userAgent, headers))
+              Effect.suspend(() => parseFirst(userAgent, headers))
             )
       })
 

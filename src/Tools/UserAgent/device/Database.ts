@@ -129,14 +129,24 @@ export class DeviceDatabase extends Context.Service<DeviceDatabase>()("app/Devic
     const { pause } = yield* Slicer
     // checked at start, and again if read again: a file damaged since the start leaves the parses without the
     // database (no vendor or name from it, the type from the string), said once in the log, never a failed request
+    let built: Lookups | undefined
     const building = Effect.gen(function* () {
       const data = yield* readDeviceData(file, sumFile, checked)
       return lookups(yield* build(data, pause))
     }).pipe(
       Effect.catchTag("DeviceDataUnreadable", (error) => Effect.as(Effect.logError(error.message), none)),
+      Effect.tap((made) =>
+        Effect.sync(() => {
+          built = made
+        })
+      ),
       Effect.withSpan("DeviceDatabase.build")
     )
-    return { lookups: yield* Effect.cached(building) }
+    return {
+      lookups: yield* Effect.cached(building),
+      /** the lookups once built, else undefined: a parse that asks them nothing need not wait for them */
+      built: (): Lookups | undefined => built
+    }
   })
 }) {
   static readonly layer: Layer.Layer<DeviceDatabase, DeviceDataUnreadable> = Layer.effect(

@@ -52,7 +52,7 @@ describe("UserAgents.parse", () => {
         const buildsBefore = builds()
         const phone = yield* userAgents.parse(SAMSUNG)
         return { desktop, bot, buildsBefore, phone }
-      }).pipe(Effect.provide(layer()), Effect.provide(Layer.succeed(Tracer.Tracer, counting)))
+      }).pipe(Effect.provide(Layer.merge(layer(), Layer.succeed(Tracer.Tracer, counting))))
     )
     expect(answers.buildsBefore).toBe(0)
     expect(answers.desktop).toEqual(parseUserAgent(CHROME_WINDOWS))

@@ -3,10 +3,15 @@
  * round in turn so the machine's noise hits both alike: the first `/health` answered after the spawn, idle RSS 2 s
  * after that, a one-line `parse` and `generate --count 1` as commands (stdout discarded), each in wall time and in
  * the CPU time the process spent (the steadier figure on a shared machine). Each figure is the least of its rounds,
- * and the ratio to the baseline's.
+ * and the ratio to the baseline's. Both run from copies made afresh in a temporary folder: how much of a binary a
+ * start maps, so its RSS, depends on how the page cache holds the file (one just written maps ~4 MB more than the
+ * same bytes written hours ago), so each is held alike.
  *
  *   bun bench/startup.ts --binary dist/tools-api --baseline OTHER/dist/tools-api [--runs 5]
  */
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { count, fail, main, parseFlags } from "./lib/args.ts"
 import { cpuMillis, rss } from "./lib/proc.ts"
 
@@ -80,9 +85,17 @@ const round = async (binary: string): Promise<Figures> => {
 await main(async () => {
   const baseline = options.baseline ?? fail(usage)
   const runs: Record<"tree" | "baseline", Array<Figures>> = { tree: [], baseline: [] }
-  for (let r = 0; r < options.runs; r++) {
-    runs.baseline.push(await round(baseline))
-    runs.tree.push(await round(options.binary))
+  const copies = mkdtempSync(join(tmpdir(), "startup-bench-"))
+  try {
+    const [treeCopy, baselineCopy] = [join(copies, "tree-tools-api"), join(copies, "baseline-tools-api")]
+    copyFileSync(options.binary, treeCopy)
+    copyFileSync(baseline, baselineCopy)
+    for (let r = 0; r < options.runs; r++) {
+      runs.baseline.push(await round(baselineCopy))
+      runs.tree.push(await round(treeCopy))
+    }
+  } finally {
+    rmSync(copies, { recursive: true, force: true })
   }
   const least = (of: Array<Figures>, key: keyof Figures) => Math.min(...of.map((figures) => figures[key]))
   console.log(`${options.runs} rounds, least of each; ${options.binary} against ${baseline}`)

@@ -1,5 +1,5 @@
-// Parses go through a cache (traffic repeats strings) and wait for the device lookups, so an answer never depends on
-// when it came; generation's pools are made on first use.
+// Parses go through a cache (traffic repeats strings); one that asks the device lookups waits for them, so an answer
+// never depends on when it came; generation's pools are made on first use.
 import { Context, Effect, Layer } from "effect"
 import { readFile } from "node:fs/promises"
 import trafficFile from "../../../node_modules/user-agents/dist/user-agents.json" with { type: "file" }
@@ -65,8 +65,7 @@ export class UserAgents extends Context.Service<UserAgents>()("app/UserAgents", 
     const metrics = yield* Metrics
 
     const cacheable = (headers?: Headers) => size > 0 && !hasClientHints(headers)
-    const parseNow = (identify: Lookup, userAgent: string, headers?: Headers) => {
-      const info = safeParse(identify, userAgent, headers)
+    const keep = (userAgent: string, headers: Headers | undefined, info: UserAgentInfo) => {
       if (cacheable(headers)) {
         if (cache === undefined) cache = makeParseCache(size)
         cache.set(userAgent, info)
@@ -74,14 +73,33 @@ export class UserAgents extends Context.Service<UserAgents>()("app/UserAgents", 
       }
       return info
     }
+    const parseNow = (identify: Lookup, userAgent: string, headers?: Headers) =>
+      keep(userAgent, headers, safeParse(identify, userAgent, headers))
+    // Until the lookups are built, a string is first parsed with a lookup that answers nothing and notes being asked:
+    // one that never asks (a desktop's, a bot's) is answered so, and the database is built only for one that does.
+    const parseFirst = (userAgent: string, headers?: Headers): Effect.Effect<UserAgentInfo> => {
+      const built = devices.built()
+      if (built !== undefined) return Effect.succeed(parseNow(built.identify, userAgent, headers))
+      const asked = { device: false }
+      const noting: Lookup = () => {
+        asked.device = true
+        return undefined
+      }
+      const info = safeParse(noting, userAgent, headers)
+      if (!asked.device) return Effect.succeed(keep(userAgent, headers, info))
+      return Effect.map(devices.lookups, ({ identify }) => parseNow(identify, userAgent, headers))
+    }
     // No Effect.fn: a span costs more than a hit.
     const answer = (userAgent: string, headers: Headers | undefined, sliced: boolean): Effect.Effect<UserAgentInfo> =>
       Effect.suspend(() => {
         const hit = cacheable(headers) ? cache?.get(userAgent) : undefined
         if (hit !== undefined) metrics.countCacheHit()
         if (hit !== undefined) return Effect.succeed(hit)
-        const parsed = Effect.map(devices.lookups, ({ identify }) => parseNow(identify, userAgent, headers))
-        return sliced ? Effect.andThen(slice, parsed) : parsed
+        if (!sliced) return parseFirst(userAgent, headers)
+        return Effect.andThen(
+          slice,
+          Effect.suspend(() => parseFirst(userAgent, headers))
+        )
       })
 
     // The data set's file is read by path: imported as a module, all of it would stay alive for good.

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test"
-import { ConfigProvider, Context, Effect, Layer, Metric, Result } from "effect"
+import { ConfigProvider, Context, Effect, Layer, Metric, Result, Tracer } from "effect"
 import { Metrics } from "../../../src/Observability/Metrics.ts"
 import { parseUserAgent } from "../../support/Devices.ts"
 import { UserAgents } from "../../../src/Tools/UserAgent/Service.ts"
@@ -33,6 +33,36 @@ const counts = Effect.all({
 })
 
 describe("UserAgents.parse", () => {
+  test("a string that asks for no device (a desktop's, a bot's) is answered without building the device database", async () => {
+    const SAMSUNG =
+      "Mozilla/5.0 (Linux; Android 14; SM-A536B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/132.0.6834.163 Mobile Safari/537.36"
+    const made: Array<string> = []
+    const counting = Tracer.make({
+      span: (options) => {
+        made.push(options.name)
+        return Tracer.nativeTracer.span(options)
+      }
+    })
+    const builds = () => made.filter((name) => name === "DeviceDatabase.build").length
+    const answers = await Effect.runPromise(
+      Effect.gen(function* () {
+        const userAgents = yield* UserAgents
+        const desktop = yield* userAgents.parse(CHROME_WINDOWS)
+        const bot = yield* userAgents.parse("curl/8.4.0")
+        const buildsBefore = builds()
+        const phone = yield* userAgents.parse(SAMSUNG)
+        return { desktop, bot, buildsBefore, phone }
+      }).pipe(Effect.provide(Layer.merge(layer(), Layer.succeed(Tracer.Tracer, counting))))
+    )
+    expect(answers.buildsBefore).toBe(0)
+    expect(answers.desktop).toEqual(parseUserAgent(CHROME_WINDOWS))
+    expect(answers.bot).toEqual(parseUserAgent("curl/8.4.0"))
+    // the first string that asks builds it, and gets the database's answer
+    expect(builds()).toBe(1)
+    expect(answers.phone).toEqual(parseUserAgent(SAMSUNG))
+    expect(answers.phone.device).toMatchObject({ vendor: "Samsung", name: "Galaxy A53 5G" })
+  })
+
   test("the cache counters are registered at 0 when the service is built, before any parse", async () => {
     const registered = await run(Effect.map(Metric.snapshot, (snapshots) => snapshots.map((s) => [s.id, s.state])))
     expect(registered).toContainEqual(["ua_parse_cache_hits_total", { count: 0, incremental: true }])

@@ -60,8 +60,13 @@ export interface DeviceFile {
   readonly names: () => ModelNames
 }
 
-// a copy of the decoded bytes into a buffer of their own, so 32-bit columns are aligned
-const bytesOf = (base64: string): Uint8Array => new Uint8Array(Buffer.from(base64, "base64"))
+// the decoded bytes in place where they start a buffer of their own (a long column), else a copy that does, so that
+// 32-bit columns are aligned and a short one keeps no shared pool alive
+const bytesOf = (base64: string): Uint8Array => {
+  const bytes = Buffer.from(base64, "base64")
+  if (bytes.byteOffset !== 0 || bytes.buffer.byteLength !== bytes.length) return new Uint8Array(bytes)
+  return new Uint8Array(bytes.buffer)
+}
 const int32sOf = (base64: string): Int32Array => new Int32Array(bytesOf(base64).buffer)
 
 export const tablesFrom = (data: DeviceIndex["tables"]): Tables => ({
@@ -81,3 +86,9 @@ export const filingOf = (data: FilingData): Filing => ({
 
 /** The sum the generator writes beside the file (`devices.sum`): its CRC-32 in hex and its length in bytes. */
 export const sumOf = (bytes: Uint8Array): string => `${crc32(bytes).toString(16).padStart(8, "0")} ${bytes.length}\n`
+
+/** The length a sum gives, undefined where it is not one `sumOf` writes. */
+export const lengthOf = (sum: string): number | undefined => {
+  const length = /^[0-9a-f]{8} (\d+)\n$/.exec(sum)?.[1]
+  return length === undefined ? undefined : Number(length)
+}

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import {
   checkDeviceData,
+  checkDeviceLength,
   DeviceDataUnreadable,
   readDeviceData
 } from "../../../../src/Tools/UserAgent/device/Database.ts"
@@ -99,14 +100,17 @@ describe("the check at start, by the sum the generator writes beside the file", 
   const whole = readFileSync(generated)
   const sum = readFileSync(generated.replace(/\.data$/, ".sum"))
 
-  /** What `checkDeviceData` makes of a file holding `bytes` beside the generator's sum of the real one. */
-  const check = async (bytes: Uint8Array) => {
+  /** What `checkFile` makes of a file holding `bytes` beside the generator's sum of the real one. */
+  const check = async (
+    bytes: Uint8Array,
+    checkFile: (path: string, sumPath: string) => Effect.Effect<unknown, DeviceDataUnreadable> = checkDeviceData
+  ) => {
     const dir = mkdtempSync(join(tmpdir(), "device-sum-"))
     const [path, sumPath] = [join(dir, "devices.data"), join(dir, "devices.sum")]
     writeFileSync(path, bytes)
     writeFileSync(sumPath, sum)
     try {
-      return { path, exit: await Effect.runPromiseExit(checkDeviceData(path, sumPath)) }
+      return { path, exit: await Effect.runPromiseExit(checkFile(path, sumPath)) }
     } finally {
       rmSync(dir, { recursive: true })
     }
@@ -130,4 +134,61 @@ describe("the check at start, by the sum the generator writes beside the file", 
         `the device database ${path} is damaged (not the whole JSON the generator writes): run \`npm run data\` to write it again`
       )
     })
+
+  // the compiled binary's copy, checked whole by its build: its start reads the length only
+  test("the binary's start passes the file as the generator wrote it, and refuses one of another length", async () => {
+    expect(Exit.isSuccess((await check(whole, checkDeviceLength)).exit)).toBe(true)
+    for (const bytes of [whole.subarray(0, whole.length >> 1), Buffer.concat([whole, whole.subarray(0, 1)])]) {
+      const { path, exit } = await check(bytes, checkDeviceLength)
+      const error = Exit.isFailure(exit) ? Cause.squash(exit.cause) : undefined
+      expect(String(error)).toBe(
+        `the device database ${path} is damaged (not the whole JSON the generator writes): run \`npm run data\` to write it again`
+      )
+    }
+  })
+
+  test("the build refuses a damaged file before embedding it (scripts/deviceDataCheck.ts), and passes a whole one", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "device-build-"))
+    const [path, sumPath] = [join(dir, "devices.data"), join(dir, "devices.sum")]
+    const script = new URL("../../../../scripts/deviceDataCheck.ts", import.meta.url).pathname
+    const run = async () => {
+      const proc = Bun.spawn([process.execPath, script, path], { stdout: "ignore", stderr: "pipe" })
+      const stderr = await new Response(proc.stderr).text()
+      return { code: await proc.exited, stderr: stderr.trim() }
+    }
+    try {
+      writeFileSync(sumPath, sum)
+      writeFileSync(path, whole)
+      expect(await run()).toEqual({ code: 0, stderr: "" })
+      writeFileSync(path, flipped)
+      expect(await run()).toEqual({
+        code: 1,
+        stderr: `deviceDataCheck: the device database ${path} is damaged (not the whole JSON the generator writes): run \`npm run data\` to write it again`
+      })
+    } finally {
+      rmSync(dir, { recursive: true })
+    }
+  })
+
+  test("the bytes the start checked serve the first read while held; once collected, the file is read and checked again", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "device-checked-"))
+    const [path, sumPath] = [join(dir, "devices.data"), join(dir, "devices.sum")]
+    writeFileSync(path, whole)
+    writeFileSync(sumPath, sum)
+    try {
+      const checked = await Effect.runPromise(checkDeviceData(path, sumPath))
+      writeFileSync(path, whole.subarray(0, 1000))
+      // still held in this turn: the file as checked, not as it is now
+      const data = await Effect.runPromise(readDeviceData(path, sumPath, checked))
+      expect(data.brand(data.index.brands.names.lastIndexOf("Samsung")).patterns.length).toBeGreaterThan(100)
+      await collected()
+      expect(checked.bytes.deref()).toBeUndefined()
+      const exit = await Effect.runPromiseExit(readDeviceData(path, sumPath, checked))
+      expect(String(Exit.isFailure(exit) ? Cause.squash(exit.cause) : undefined)).toBe(
+        `the device database ${path} is damaged (not the whole JSON the generator writes): run \`npm run data\` to write it again`
+      )
+    } finally {
+      rmSync(dir, { recursive: true })
+    }
+  })
 })

@@ -9,6 +9,7 @@ import { readEntry, refusal } from "../Lines.ts"
 import { body } from "../Report.ts"
 import { type Counted, countedOf, type makeSummary } from "../summary/Summary.ts"
 import { csvData, csvError, csvRow, type LogEntry } from "./Csv.ts"
+import { makeInterned } from "./Interned.ts"
 import { makeKnown } from "./Known.ts"
 
 export type Format = "json" | "csv"
@@ -36,32 +37,48 @@ const infoOf = (parsed: Parsed) => (typeof parsed === "string" ? decodeInfo(pars
 
 /** How a format makes an agent's share once, and a line from it and the line's own fields. */
 interface Shape<Part> {
-  readonly of: (parsed: Parsed) => Part
-  readonly line: (file: string | undefined, line: number, log: LogEntry | undefined, part: Part) => string
+  readonly of: (parsed: Parsed, userAgent: string) => Part
+  readonly line: (
+    file: string | undefined,
+    line: number,
+    log: LogEntry | undefined,
+    userAgent: string,
+    part: Part
+  ) => string
   /** Characters kept for the part. */
   readonly size: (part: Part) => number
 }
 
+const AGENT_KEY = '"userAgent":'
+
 // the API's data as it is, with where the line was and what the log said beside it: `{"file":…,"line":…,"log":…,` and
-// the data's own JSON from its first key, as JSON.stringify writes the spread object
-const json: Shape<string> = {
-  of: (parsed) => (typeof parsed === "string" ? parsed : JSON.stringify(parsed)).slice(1),
-  line: (file, line, log, part) =>
-    log === undefined
-      ? `{${part}\n`
-      : `{${file === undefined ? "" : `"file":${JSON.stringify(file)},`}"line":${line},"log":${JSON.stringify(log)},${part}\n`,
+// the data's own JSON from its first key, as JSON.stringify writes the spread object. Kept from its second key on (the
+// line writes its own agent's), and one copy for agents whose data is the same (Interned.ts).
+const json = (interned: (text: string) => string): Shape<string> => ({
+  of: (parsed, userAgent) => {
+    const data = typeof parsed === "string" ? parsed : JSON.stringify(parsed)
+    const head = `{${AGENT_KEY}${JSON.stringify(userAgent)},`
+    // whole, were the data to name another agent than its line's
+    return interned(data.startsWith(head) ? data.slice(head.length) : data.slice(1))
+  },
+  line: (file, line, log, userAgent, part) => {
+    const data = part.startsWith(AGENT_KEY) ? part : `${AGENT_KEY}${JSON.stringify(userAgent)},${part}`
+    return log === undefined
+      ? `{${data}\n`
+      : `{${file === undefined ? "" : `"file":${JSON.stringify(file)},`}"line":${line},"log":${JSON.stringify(log)},${data}\n`
+  },
   size: (part) => part.length
-}
+})
 
 const csv = (combined: boolean): Shape<string> => ({
   of: (parsed) => csvData(infoOf(parsed)),
-  line: (file, line, log, part) => csvRow(file, line, combined, log, part),
+  line: (file, line, log, _userAgent, part) => csvRow(file, line, combined, log, part),
   size: (part) => part.length
 })
 
 const summarised = (summary: ReturnType<typeof makeSummary>): Shape<Counted> => ({
   of: (parsed) => countedOf(infoOf(parsed)),
-  line: (_file, _line, log, part) => {
+  line: (_file, _line, log, _userAgent, part) => {
     summary.add(part, log)
     return ""
   },
@@ -107,7 +124,7 @@ export const makeAnswer = <E>(
         const copies = agents.map(detached)
         const parsed = yield* parseAll(copies)
         parsed.forEach((data, i) => {
-          const part = shape.of(data)
+          const part = shape.of(data, copies[i]!)
           parts.set(agents[i]!, part)
           known?.set(copies[i]!, part)
         })
@@ -120,7 +137,7 @@ export const makeAnswer = <E>(
             out +=
               part instanceof InvalidRequest
                 ? failure(file, first + i, part)
-                : shape.line(file, first + i, entry.log, part)
+                : shape.line(file, first + i, entry.log, entry.userAgent, part)
           }
         })
         counts.lines += lines.length
@@ -128,6 +145,11 @@ export const makeAnswer = <E>(
       })
   }
 
-  const block = summary !== undefined ? make(summarised(summary)) : format === "csv" ? make(csv(combined)) : make(json)
+  const block =
+    summary !== undefined
+      ? make(summarised(summary))
+      : format === "csv"
+        ? make(csv(combined))
+        : make(json(makeInterned(options.known)))
   return { block, counts }
 }

@@ -104,7 +104,11 @@ export const makeAnswer = <E>(
 
   const make = <Part extends {}>(shape: Shape<Part>) => {
     const known = makeKnown(options.known, shape.size)
-    /** A block of lines, the first numbered `first`: their answers as one text. */
+    /**
+     * A block of lines, the first numbered `first`: its new agents parsed, then what answers its lines as one text.
+     * Blocks are parsed several at once and end in any order; each is answered in the input's order (Read.ts), so a
+     * summary counts its lines in that order, as one process does.
+     */
     return (file: string | undefined, first: number, lines: ReadonlyArray<string>) =>
       Effect.gen(function* () {
         const entries = lines.map((raw) => readEntry(raw, combined))
@@ -128,20 +132,22 @@ export const makeAnswer = <E>(
           parts.set(agents[i]!, part)
           known?.set(copies[i]!, part)
         })
-        let out = ""
-        entries.forEach((entry, i) => {
-          if (entry === "no user agent") counts.skipped++
-          else if (entry instanceof InvalidRequest) out += failure(file, first + i, entry)
-          else {
-            const part = parts.get(entry.userAgent)!
-            out +=
-              part instanceof InvalidRequest
-                ? failure(file, first + i, part)
-                : shape.line(file, first + i, entry.log, entry.userAgent, part)
-          }
-        })
-        counts.lines += lines.length
-        return out
+        return () => {
+          let out = ""
+          entries.forEach((entry, i) => {
+            if (entry === "no user agent") counts.skipped++
+            else if (entry instanceof InvalidRequest) out += failure(file, first + i, entry)
+            else {
+              const part = parts.get(entry.userAgent)!
+              out +=
+                part instanceof InvalidRequest
+                  ? failure(file, first + i, part)
+                  : shape.line(file, first + i, entry.log, entry.userAgent, part)
+            }
+          })
+          counts.lines += lines.length
+          return out
+        }
       })
   }
 

@@ -22,6 +22,10 @@ const info = (userAgent: string): UserAgentInfo => ({
   bot: { isBot: false, name: "Unknown", category: "Unknown" }
 })
 
+/** A block's text, answered as Read.ts answers it once its agents are parsed. */
+const answered = <E>(block: Effect.Effect<() => string, E>) =>
+  Effect.runPromise(Effect.map(block, (answer) => answer()))
+
 const counting = () => {
   const parsed: Array<string> = []
   const parse = (userAgents: ReadonlyArray<string>) =>
@@ -35,8 +39,8 @@ const counting = () => {
 test("a recurring agent is parsed once across lines and blocks, each line with its own number and fields", async () => {
   const { parsed, parse } = counting()
   const { block } = makeAnswer(parse, { combined: true, format: "json", summary: undefined, known: 100 })
-  const first = await Effect.runPromise(block("access.log", 1, [line(CHROME, 1, "/a"), line(CHROME, 2, "/b")]))
-  const second = await Effect.runPromise(block("access.log", 3, [line(CHROME, 3, "/c")]))
+  const first = await answered(block("access.log", 1, [line(CHROME, 1, "/a"), line(CHROME, 2, "/b")]))
+  const second = await answered(block("access.log", 3, [line(CHROME, 3, "/c")]))
   expect(parsed).toEqual([CHROME])
   const lines = `${first}${second}`
     .trimEnd()
@@ -59,7 +63,7 @@ test("an agent the API refuses is refused on each of its lines, and never parsed
   const { parsed, parse } = counting()
   const answer = makeAnswer(parse, { combined: true, format: "json", summary: undefined, known: 100 })
   const refused = "a".repeat(2_049) // over the API's 2,048 characters
-  const out = await Effect.runPromise(answer.block(undefined, 1, [line(refused, 1), line(refused, 2)]))
+  const out = await answered(answer.block(undefined, 1, [line(refused, 1), line(refused, 2)]))
   expect(parsed).toEqual([])
   expect(answer.counts.failed).toBe(2)
   expect(
@@ -73,7 +77,7 @@ test("an agent the API refuses is refused on each of its lines, and never parsed
 test("UA_CACHE_SIZE=0 keeps none: an agent is parsed once a block", async () => {
   const { parsed, parse } = counting()
   const { block } = makeAnswer(parse, { combined: true, format: "csv", summary: undefined, known: 0 })
-  await Effect.runPromise(block("access.log", 1, [line(CHROME, 1), line(CHROME, 2)]))
-  await Effect.runPromise(block("access.log", 3, [line(CHROME, 3)]))
+  await answered(block("access.log", 1, [line(CHROME, 1), line(CHROME, 2)]))
+  await answered(block("access.log", 3, [line(CHROME, 3)]))
   expect(parsed).toEqual([CHROME, CHROME])
 })

@@ -69,3 +69,27 @@ test("--jobs 2 reads stdin too, and an agent holding an escaped line break is an
   expect(two.stdout === one.stdout).toBe(true)
   expect(one.stdout).toContain('"userAgent":"Agent\\nTwo/1.0"')
 })
+
+test("--jobs 2 --summary counts lines in the input's order, though a block of known agents is parsed before one of new", async () => {
+  // each hour opens with an agent never seen (its block waits for a worker), then blocks of one known desktop agent:
+  // an hour's device types are listed in the order its lines first name them
+  const hours = Array.from({ length: 40 }, (_, hour) => {
+    const time = `${20 + Math.floor(hour / 24)}/Nov/2026:${String(hour % 24).padStart(2, "0")}`
+    const mobile = `Mozilla/5.0 (Linux; Android 13; SM-A5${hour}6B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36`
+    return Array.from({ length: 1_000 }, (_, i) => {
+      const ua = i === 0 ? mobile : AGENTS[0]!
+      return `10.0.0.1 - - [${time}:00:${String(i % 60).padStart(2, "0")} +0000] "GET / HTTP/1.1" 200 1 "-" "${ua}"`
+    })
+  })
+  const ordered = join(dir, "ordered.log")
+  writeFileSync(ordered, `${hours.flat().join("\n")}\n`)
+  const args = ["parse", "--log", "combined", "--summary", "--json"]
+  const one = await runOnce({}, [...args, "--jobs", "1", ordered])
+  const two = await runOnce({}, [...args, "--jobs", "2", ordered])
+  expect(one.code).toBe(0)
+  const buckets = JSON.parse(one.stdout).timeline.buckets
+  expect(buckets.map((bucket: { deviceType: object }) => Object.keys(bucket.deviceType))).toEqual(
+    hours.map(() => ["Mobile", "Desktop"])
+  )
+  expect(two.stdout === one.stdout).toBe(true)
+})

@@ -5,12 +5,12 @@ import { boundedLines } from "../Lines.ts"
 export class CannotRead extends Data.TaggedError("CannotRead")<{ readonly message: string }> {}
 
 /**
- * `file` undefined: stdin. `ahead`: blocks answered at once, their answers still handed on in order (with workers, the
- * main process reads on while they parse).
+ * `file` undefined: stdin. `ahead`: blocks whose agents are parsed at once (with workers, the main process reads on
+ * while they parse); each block's lines are then answered, and handed on, in the input's order.
  */
 export const answers = <E>(
   file: string | undefined,
-  block: (file: string | undefined, first: number, lines: ReadonlyArray<string>) => Effect.Effect<string, E>,
+  block: (file: string | undefined, first: number, lines: ReadonlyArray<string>) => Effect.Effect<() => string, E>,
   ahead: number,
   onBytes: (bytes: number) => void
 ) =>
@@ -32,6 +32,8 @@ export const answers = <E>(
         line += lines.length
         return { first, lines }
       }),
-      Stream.mapEffect(({ first, lines }) => block(file, first, lines), { concurrency: ahead })
+      Stream.mapEffect(({ first, lines }) => block(file, first, lines), { concurrency: ahead }),
+      // in the input's order, whichever block's parses ended first
+      Stream.map((answer) => answer())
     )
   }).pipe(Stream.unwrap)

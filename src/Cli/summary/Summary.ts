@@ -86,6 +86,11 @@ const tallies = <K extends string>(fields: Record.ReadonlyRecord<K, unknown>) =>
   path: makeTally(MAX_PATHS)
 })
 
+const withoutQuery = (path: string) => {
+  const query = path.indexOf("?")
+  return query === -1 ? path : path.slice(0, query)
+}
+
 export const makeSummary = () => {
   const human = tallies(HUMAN_FIELDS)
   const bot = tallies(BOT_FIELDS)
@@ -93,6 +98,15 @@ export const makeSummary = () => {
   const humanTallies = Record.keys(HUMAN_FIELDS).map((field) => human[field])
   const botTallies = Record.keys(BOT_FIELDS).map((field) => bot[field])
   const timeline = makeTimeline()
+  // a status's text made once (three digits: at most 1,000), not once a line
+  const statusTexts: Array<string | undefined> = []
+  const statusText = (status: number) => {
+    const made = statusTexts[status]
+    if (made !== undefined) return made
+    const text = String(status)
+    statusTexts[status] = text
+    return text
+  }
   let humans = 0
   let bots = 0
 
@@ -114,8 +128,8 @@ export const makeSummary = () => {
     byAgent.set(counted, (byAgent.get(counted) ?? 0) + 1)
     if (byAgent.size >= FOLD_AGENTS) fold()
     if (log === undefined) return
-    side.status.add(log.status === null ? "-" : String(log.status))
-    if (log.path !== null) side.path.add(log.path.split("?", 1)[0]!)
+    side.status.add(log.status === null ? "-" : statusText(log.status))
+    if (log.path !== null) side.path.add(withoutQuery(log.path))
     timeline.add(log.time, counted.isBot, counted.deviceType)
   }
 

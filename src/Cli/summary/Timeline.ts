@@ -39,9 +39,24 @@ export const makeTimeline = () => {
     hour[what] = (hour[what] ?? 0) + n
   }
 
+  // the last line's hour (a log runs in time order): a line of the same hour is counted without making its key
+  let lastHead = ""
+  let lastOffset = ""
+  let lastKey = ""
+
   /** `time`: log.time, `2026-11-26T10:00:01+00:00`. */
-  const add = (time: string, isBot: boolean, deviceType: string) =>
-    count(`${time.slice(0, 13)}${time.slice(19)}`, isBot ? BOTS : deviceType, 1)
+  const add = (time: string, isBot: boolean, deviceType: string) => {
+    if (
+      time.length !== lastHead.length + 6 + lastOffset.length ||
+      !time.startsWith(lastHead) ||
+      !time.endsWith(lastOffset)
+    ) {
+      lastHead = time.slice(0, 13)
+      lastOffset = time.slice(19)
+      lastKey = `${lastHead}${lastOffset}`
+    }
+    count(lastKey, isBot ? BOTS : deviceType, 1)
+  }
 
   const json = (): Timeline | null => {
     if (hours.size === 0) return null

@@ -50,8 +50,9 @@ const check = (options: GenerateRequestOptions, count = 1): InvalidRequest | und
 
 /**
  * Past this length a string's parse waits for its turn (Slicer.ts), as a batch's strings do. A shorter one, as nearly
- * every real one is, is parsed at once (at worst ~0.4 ms): a request suspended across turns keeps its objects past the
- * collector's young generation, and under cold traffic that raised peak RSS by ~25 MB (bench/README.md).
+ * every real one is, is parsed at once (~0.4 ms for the slowest we know, its brand's models built): a request suspended
+ * across turns keeps its objects past the collector's young generation, which raised peak RSS on cold traffic by ~25 MB
+ * (bench/README.md).
  */
 const LONG_STRING = 512
 
@@ -93,8 +94,10 @@ export class UserAgents extends Context.Service<UserAgents>()("app/UserAgents", 
     const answer = (userAgent: string, headers: Headers | undefined, sliced: boolean): Effect.Effect<UserAgentInfo> =>
       Effect.suspend(() => {
         const hit = cacheable(headers) ? cache?.get(userAgent) : undefined
-        if (hit !== undefined) metrics.countCacheHit()
-        if (hit !== undefined) return Effect.succeed(hit)
+        if (hit !== undefined) {
+          metrics.countCacheHit()
+          return Effect.succeed(hit)
+        }
         if (!sliced) return parseFirst(userAgent, headers)
         return Effect.andThen(
           slice,

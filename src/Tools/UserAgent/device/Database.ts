@@ -104,8 +104,10 @@ export const readDeviceData = Effect.fnUntraced(function* (path: string, sumPath
   const held = checked?.bytes.deref()
   const bytes = held ?? (yield* read(path, "cannot be read"))
   if (bytes.length === 0) return yield* unreadable(path, "is empty")
-  const sum = held === undefined ? sumOf(bytes) : checked!.sum
-  const written = sumPath === undefined || held !== undefined ? sum : yield* writtenSum(sumPath)
+  // bytes still held were summed and checked when read
+  const checkedSum = held === undefined ? undefined : checked?.sum
+  const sum = checkedSum ?? sumOf(bytes)
+  const written = sumPath === undefined || checkedSum !== undefined ? sum : yield* writtenSum(sumPath)
   if (written !== sum) return yield* damaged(path)
   const { count, line } = linesOf(path, bytes, sum)
   const index = yield* Effect.mapError(decodeIndex(line(0)), () => damaged(path))

@@ -4,6 +4,7 @@ import { Clock, Data, Effect, Result, Schedule } from "effect"
 import { GENERATED_KEY_ENV, WORKER_ENV } from "../Config.ts"
 import { announcement, generateKey } from "../Services/ApiKeyStore.ts"
 import { claimPort, origin } from "./BunServer.ts"
+import { selfCommand } from "./Self.ts"
 
 /** A worker that exited before it served: it has printed why. */
 export class WorkerStartFailed extends Data.TaggedError("WorkerStartFailed")<{ readonly code: number }> {}
@@ -24,10 +25,8 @@ type Pool = { readonly env: Record<string, string | undefined>; readonly workers
 
 const spawn = Effect.fnUntraced(function* (pool: Pool, index: number) {
   const ready = Promise.withResolvers<boolean>()
-  // the same program: the binary itself, or `bun src/main.ts`
-  const command = Bun.main.startsWith("/$bunfs/") ? [process.execPath] : [process.execPath, Bun.main]
   const worker: Worker = {
-    proc: Bun.spawn(command, {
+    proc: Bun.spawn([...selfCommand()], {
       env: { ...pool.env, [WORKER_ENV]: String(index) },
       stdio: ["ignore", "inherit", "inherit"],
       ipc: (message) => {

@@ -2,11 +2,9 @@
 // result a line on its stdout) parse the agents the main process has not kept yet; the main process reads, answers
 // and writes every line, in order. A parse costs far more than the rest of a line, and each agent travels once.
 import { Data, Effect } from "effect"
+import { selfCommand } from "../../Platform/Self.ts"
 
 export class WorkerFailed extends Data.TaggedError("WorkerFailed")<{ readonly message: string }> {}
-
-// the executable itself: from source, Bun and the script; compiled, the binary alone (as the Supervisor spawns)
-const self = () => (Bun.main.startsWith("/$bunfs/") ? [process.execPath] : [process.execPath, Bun.main])
 
 /** Agents sent in one write, and their answers as they come. */
 interface Batch {
@@ -18,7 +16,7 @@ interface Batch {
 
 const spawnWorker = (w: number) => {
   // no cache of its own: each agent reaches one worker once, and the main process keeps the answers
-  const proc = Bun.spawn([...self(), "parse"], {
+  const proc = Bun.spawn([...selfCommand(), "parse"], {
     stdin: "pipe",
     stdout: "pipe",
     stderr: "ignore",

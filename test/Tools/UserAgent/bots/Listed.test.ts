@@ -3,16 +3,16 @@ import { expect, test } from "bun:test"
 const parser = new URL("../../../../src/Tools/UserAgent/parse/Normalise.ts", import.meta.url).pathname
 
 // In a process of its own: whether Matomo's list was evaluated, after the parser's import, a browser's parse and a
-// monitor's (the package's module is in `require.cache` once evaluated, whether imported or required).
+// scanner's (the package's module is in `require.cache` once evaluated, whether imported or required).
 const script = `
 import { parseUserAgent } from ${JSON.stringify(parser)}
 const listLoaded = () => Object.keys(require.cache).some((path) => path.endsWith("node-device-detector/regexes/bots.js"))
 const seen = [listLoaded()]
 parseUserAgent("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36")
 seen.push(listLoaded())
-const monitor = parseUserAgent("Mozilla/5.0 (compatible; Detectify) https://detectify.com/bot/1")
+const scanner = parseUserAgent("Mozilla/5.0 (compatible; Detectify) https://detectify.com/bot/1")
 seen.push(listLoaded())
-console.log(JSON.stringify({ seen, bot: monitor.bot }))
+console.log(JSON.stringify({ seen, bot: scanner.bot }))
 `
 
 test("Matomo's bot list is read on the first bot asked about, not when the parser is imported or a browser parsed", async () => {

@@ -12,7 +12,7 @@ parseUserAgent("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KH
 seen.push(listLoaded())
 const scanner = parseUserAgent("Mozilla/5.0 (compatible; Detectify) https://detectify.com/bot/1")
 seen.push(listLoaded())
-console.log(JSON.stringify({ seen, bot: scanner.bot }))
+await Bun.write(Bun.stdout, JSON.stringify({ seen, bot: scanner.bot }))
 `
 
 test("Matomo's bot list is read on the first bot asked about, not when the parser is imported or a browser parsed", async () => {

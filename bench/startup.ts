@@ -3,7 +3,7 @@
  * round in turn so the machine's noise hits both alike: the first `/health` answered after the spawn, idle RSS 2 s
  * after that, a one-line `parse` and `generate --count 1` as commands (stdout discarded), each in wall time and in
  * the CPU time the process spent (the steadier figure on a shared machine). Each figure is the least of its rounds,
- * and the ratio to the baseline's. Both run from copies made afresh in a temporary folder: how much of a binary a
+ * and the ratio to the baseline's; then the median of each round's own ratio, which a run's load moves least. Both run from copies made afresh in a temporary folder: how much of a binary a
  * start maps, so its RSS, depends on how the page cache holds the file (one just written maps ~4 MB more than the
  * same bytes written hours ago), so each is held alike.
  *
@@ -14,6 +14,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { count, fail, main, parseFlags } from "./lib/args.ts"
 import { cpuMillis, rss } from "./lib/proc.ts"
+import { median } from "./lib/stats.ts"
 
 const usage = "bun bench/startup.ts --binary PATH --baseline PATH [--runs N]\n"
 const options = { binary: "dist/tools-api", baseline: undefined as string | undefined, runs: 5 }
@@ -98,7 +99,10 @@ await main(async () => {
     rmSync(copies, { recursive: true, force: true })
   }
   const least = (of: Array<Figures>, key: keyof Figures) => Math.min(...of.map((figures) => figures[key]))
-  console.log(`${options.runs} rounds, least of each; ${options.binary} against ${baseline}`)
+  // each round's two figures were taken one after the other: their ratio is the least moved by the machine's load
+  const paired = (key: keyof Figures) => median(runs.tree.map((figures, r) => figures[key] / runs.baseline[r]![key]))
+  console.log(`${options.runs} rounds, least of each; then the median of the rounds' own ratios`)
+  console.log(`${options.binary} against ${baseline}`)
   const labels: Record<keyof Figures, string> = {
     health: "first /health",
     healthCpu: "  CPU by then",
@@ -112,6 +116,8 @@ await main(async () => {
     const [unit, scale] = key === "rss" ? ["MB", 1 / 2 ** 20] : ["ms", 1]
     const [tree, base] = [least(runs.tree, key) * scale, least(runs.baseline, key) * scale]
     const figures = `${tree.toFixed(1).padStart(7)} ${unit}  baseline ${base.toFixed(1).padStart(7)} ${unit}`
-    console.log(`  ${labels[key].padEnd(20)} ${figures}  x${(tree / base).toFixed(3)}`)
+    console.log(
+      `  ${labels[key].padEnd(20)} ${figures}  x${(tree / base).toFixed(3)}  round by round x${paired(key).toFixed(3)}`
+    )
   }
 })

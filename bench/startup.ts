@@ -3,9 +3,10 @@
  * round in turn so the machine's noise hits both alike: the first `/health` answered after the spawn, idle RSS 2 s
  * after that, a one-line `parse` and `generate --count 1` as commands (stdout discarded), each in wall time and in
  * the CPU time the process spent (the steadier figure on a shared machine). Each figure is the least of its rounds,
- * and the ratio to the baseline's; then the median of each round's own ratio, which a run's load moves least. Both run from copies made afresh in a temporary folder: how much of a binary a
- * start maps, so its RSS, depends on how the page cache holds the file (one just written maps ~4 MB more than the
- * same bytes written hours ago), so each is held alike.
+ * and the ratio to the baseline's; then the median of each round's own ratio (its two figures taken one after the
+ * other). Both run from copies made afresh in a temporary folder: how much of a binary a start maps, so its RSS,
+ * depends on how the page cache holds the file (one just written maps ~4 MB more than the same bytes written hours
+ * ago), so each is held alike.
  *
  *   bun bench/startup.ts --binary dist/tools-api --baseline OTHER/dist/tools-api [--runs 5]
  */
@@ -99,7 +100,7 @@ await main(async () => {
     rmSync(copies, { recursive: true, force: true })
   }
   const least = (of: Array<Figures>, key: keyof Figures) => Math.min(...of.map((figures) => figures[key]))
-  // each round's two figures were taken one after the other: their ratio is the least moved by the machine's load
+  // a round's two figures are taken one after the other, so a slow spell of the machine falls on both
   const paired = (key: keyof Figures) => median(runs.tree.map((figures, r) => figures[key] / runs.baseline[r]![key]))
   console.log(`${options.runs} rounds, least of each; then the median of the rounds' own ratios`)
   console.log(`${options.binary} against ${baseline}`)

@@ -18,7 +18,7 @@ seen.push(listed())
 await Bun.write(Bun.stdout, JSON.stringify({ seen, bot: scanner.bot }))
 `
 
-test("Matomo's bot list is read on the first bot asked about, not at the parser's import or a browser's parse", async () => {
+test("Matomo's bot list is read on the first bot asked about, not at import or on a browser's parse", async () => {
   const proc = Bun.spawn([process.execPath, "-e", script], { stdout: "pipe", stderr: "inherit" })
   const out = await new Response(proc.stdout).text()
   expect(await proc.exited).toBe(0)

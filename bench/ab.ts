@@ -11,15 +11,40 @@
  * that it resolves this tree's node_modules: both run on the same Effect. A revision from before the port to
  * Effect 4 (no `src/Platform/Server.ts`) needs Effect 3 and cannot share this process; compare it with
  * `bun run bench` in a worktree instead (bench/README.md).
+ * `--apart`: each target in processes of its own (a child per target and round of 5 trials, alternating), so the
+ * two do not share Effect's compiled code, as two servers do not; one process flatters the tree whose use of Effect
+ * the JIT would otherwise compile worse (bench/README.md, "In process").
  * The request log goes to stdout: send it to /dev/null; results go to stderr. See bench/README.md.
  */
-import { mkdirSync, rmSync, symlinkSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { HttpRouter } from "effect/http"
-import { alternate, application, type Handler, type Kind, load, report } from "./inprocess.ts"
+import { alternate, application, type Handler, type Kind, load, measure, report } from "./inprocess.ts"
 
 const ROOT = resolve(import.meta.dir, "..")
 const args = process.argv.slice(2)
+const WARMUP = 8_000 // requests before the trials: the JIT settles
+const TRIALS_A_CHILD = 5
+const WARMUP_MS_ALONE = 5_000
+
+// --child SRC KIND N ENV OUT: one target in this process, N trials after the warm-up, their CPU a request as JSON in
+// OUT (its request log goes to stdout, as the parent's)
+if (args[0] === "--child") {
+  const [, src = "", childKind = "wage", count = "1", envJson = "{}", out = ""] = args
+  const handler = await application(src, JSON.parse(envJson))
+  // alone, the JIT compiles this tree's code from nothing: as long a warm-up as `bun run bench` gives a server
+  for (const start = performance.now(); performance.now() - start < WARMUP_MS_ALONE;) {
+    await load(handler, childKind as Kind, WARMUP)
+  }
+  const values = []
+  for (let i = 0; i < Number(count); i++) values.push(await measure(handler, childKind as Kind))
+  await Bun.write(out, JSON.stringify(values))
+  process.exit(0)
+}
+const apartAt = args.indexOf("--apart")
+const apart = apartAt !== -1
+if (apart) args.splice(apartAt, 1)
 // --env NAME=VALUE (repeatable): extra configuration for this tree's application only, e.g. OTLP export
 const extraEnv: Record<string, string> = {}
 for (let i = args.indexOf("--env"); i !== -1; i = args.indexOf("--env")) {
@@ -79,14 +104,45 @@ const extract = async (rev: string): Promise<string> => {
   return join(extracted, "src")
 }
 
+const thisTree = Object.keys(extraEnv).length === 0 ? "this tree" : "this tree, --env"
+
+/** Rounds of TRIALS_A_CHILD trials, each target's in a child process of its own, the order alternating. */
+const alternateApart = async (): Promise<Map<string, Array<number>>> => {
+  if (rev === "floor") {
+    process.stderr.write("ab: --apart compares two trees; the floor runs in process only\n")
+    process.exit(2)
+  }
+  const children: ReadonlyArray<readonly [string, string, Record<string, string>]> = [
+    [rev, await extract(rev), {}],
+    [thisTree, join(ROOT, "src"), extraEnv]
+  ]
+  const out = join(mkdtempSync(join(tmpdir(), "ab-")), "trials.json")
+  const cpu = new Map<string, Array<number>>()
+  for (let round = 0; round * TRIALS_A_CHILD < trials; round++) {
+    for (const [name, src, env] of round % 2 === 0 ? children : [...children].reverse()) {
+      const args = ["--child", src, kind, String(TRIALS_A_CHILD), JSON.stringify(env), out]
+      const child = Bun.spawnSync([process.execPath, import.meta.path, ...args], {
+        stdout: "inherit",
+        stderr: "inherit"
+      })
+      if (child.exitCode !== 0) process.exit(1)
+      const values: Array<number> = JSON.parse(readFileSync(out, "utf8"))
+      cpu.set(name, [...(cpu.get(name) ?? []), ...values])
+    }
+  }
+  return cpu
+}
+
+if (apart) {
+  report(kind, trials, await alternateApart())
+  process.exit(0)
+}
+
 const targets = [
   [rev, await other(rev)],
-  [
-    Object.keys(extraEnv).length === 0 ? "this tree" : "this tree, --env",
-    await application(join(ROOT, "src"), extraEnv)
-  ]
+  [thisTree, await application(join(ROOT, "src"), extraEnv)]
 ] as const
 
-for (const [, handler] of targets) await load(handler, kind, 8_000) // warm-up: the JIT settles
+for (const [, handler] of targets) await load(handler, kind, WARMUP)
 report(kind, trials, await alternate(targets, kind, trials))
 process.exit(0)

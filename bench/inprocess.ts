@@ -112,6 +112,16 @@ export const load = async (handler: Handler, kind: Kind, requests: number): Prom
   )
 }
 
+/** One trial: the CPU µs a request took over PER_TRIAL requests, from a collected heap. */
+export const measure = async (handler: Handler, kind: Kind): Promise<number> => {
+  // from a collected heap: another target's garbage is not collected in this one's time
+  Bun.gc(true)
+  const before = process.cpuUsage()
+  await load(handler, kind, PER_TRIAL)
+  const used = process.cpuUsage(before)
+  return (used.user + used.system) / PER_TRIAL
+}
+
 /** CPU time a request took on each target, one value a trial; targets alternate their order each trial. */
 export const alternate = async (
   targets: ReadonlyArray<readonly [string, Handler]>,
@@ -121,12 +131,7 @@ export const alternate = async (
   const cpu = new Map<string, Array<number>>()
   for (let trial = 0; trial < trials; trial++) {
     for (const [name, handler] of trial % 2 === 0 ? targets : [...targets].reverse()) {
-      // each trial from a collected heap: another target's garbage is not collected in this one's time
-      Bun.gc(true)
-      const before = process.cpuUsage()
-      await load(handler, kind, PER_TRIAL)
-      const used = process.cpuUsage(before)
-      cpu.set(name, [...(cpu.get(name) ?? []), (used.user + used.system) / PER_TRIAL])
+      cpu.set(name, [...(cpu.get(name) ?? []), await measure(handler, kind)])
     }
   }
   return cpu

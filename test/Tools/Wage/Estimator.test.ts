@@ -632,6 +632,42 @@ describe("properties of decimals as written", () => {
       { numRuns: 200 }
     )
   })
+  test("any JSON number is judged as the rule says: finite and above 0 as a float reads it, the bound as written", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom("hourlyWage" as const, "annualSalary" as const),
+        fc.boolean(),
+        fc.oneof(fc.stringMatching(/^[1-9][0-9]{0,2}$/), fc.stringMatching(/^[1-9][0-9]{0,24}$/)),
+        // most near where a float underflows to 0 or overflows, and where the bounds are
+        fc.oneof(
+          fc.integer({ min: -345, max: -300 }),
+          fc.integer({ min: 280, max: 320 }),
+          fc.integer({ min: -420, max: 420 })
+        ),
+        (field, negative, digits, exponent) => {
+          const text = `${negative ? "-" : ""}${digits}e${exponent}`
+          const max = field === "hourlyWage" ? MAX_HOURLY_WAGE : MAX_ANNUAL_SALARY
+          const read = Number(text)
+          // the bound on the exact decimal: digits x 10^exponent <= max
+          const withinBound =
+            negative ||
+            (exponent >= 0 ? BigInt(digits) * 10n ** BigInt(exponent) : BigInt(digits)) <=
+              (exponent >= 0 ? BigInt(max) : BigInt(max) * 10n ** BigInt(-exponent))
+          const expected = !Number.isFinite(read)
+            ? "must be a finite number"
+            : read <= 0
+              ? "must be greater than 0"
+              : withinBound
+                ? undefined
+                : `must be at most ${max}`
+          const result = decodeWritten({ [field]: text } as Written)
+          if (expected === undefined) expect(Result.isSuccess(result)).toBe(true)
+          else expect(problems({ [field]: text } as Written)).toEqual([{ path: field, message: expected }])
+        }
+      ),
+      { numRuns: 2_000 }
+    )
+  })
 })
 
 describe("properties", () => {

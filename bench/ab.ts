@@ -12,8 +12,7 @@
  * Effect 4 (no `src/Platform/Server.ts`) needs Effect 3 and cannot share this process; compare it with
  * `bun run bench` in a worktree instead (bench/README.md).
  * `--apart`: each target in processes of its own (a child per target and round of 5 trials, alternating), so the
- * two do not share Effect's compiled code, as two servers do not; one process flatters the tree whose use of Effect
- * the JIT would otherwise compile worse (bench/README.md, "In process").
+ * two do not share Effect's compiled code, as two servers do not (bench/README.md, "In process").
  * The request log goes to stdout: send it to /dev/null; results go to stderr. See bench/README.md.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs"
@@ -116,12 +115,13 @@ const alternateApart = async (): Promise<Map<string, Array<number>>> => {
     [rev, await extract(rev), {}],
     [thisTree, join(ROOT, "src"), extraEnv]
   ]
-  const out = join(mkdtempSync(join(tmpdir(), "ab-")), "trials.json")
+  const folder = mkdtempSync(join(tmpdir(), "ab-"))
+  const out = join(folder, "trials.json")
   const cpu = new Map<string, Array<number>>()
   for (let round = 0; round * TRIALS_A_CHILD < trials; round++) {
     for (const [name, src, env] of round % 2 === 0 ? children : [...children].reverse()) {
-      const args = ["--child", src, kind, String(TRIALS_A_CHILD), JSON.stringify(env), out]
-      const child = Bun.spawnSync([process.execPath, import.meta.path, ...args], {
+      const childArgs = ["--child", src, kind, String(TRIALS_A_CHILD), JSON.stringify(env), out]
+      const child = Bun.spawnSync([process.execPath, import.meta.path, ...childArgs], {
         stdout: "inherit",
         stderr: "inherit"
       })
@@ -130,6 +130,7 @@ const alternateApart = async (): Promise<Map<string, Array<number>>> => {
       cpu.set(name, [...(cpu.get(name) ?? []), ...values])
     }
   }
+  rmSync(folder, { recursive: true })
   return cpu
 }
 

@@ -1,5 +1,5 @@
 /**
- * `bun bench/ab.ts REV [wage|parse|cold|mix] [trials] [--env NAME=VALUE ...] [--generated DIR]`: this tree's service (with these extra
+ * `bun bench/ab.ts REV [wage|parse|cold|mix] [trials] [--env NAME=VALUE ...] [--generated DIR] [--apart]`: this tree's service (with these extra
  * variables, e.g. OTEL_EXPORTER_OTLP_ENDPOINT) against the one at git revision REV (or, with REV `floor`, against the
  * framework's floor, bench/floorApp.ts: what the service's features cost in process), both built
  * in this process as web handlers and driven in alternating trials (`bench/inprocess.ts`). Prints the CPU time a
@@ -57,7 +57,7 @@ const generated = generatedAt === -1 ? join(ROOT, "generated") : resolve(args.sp
 const [rev, kindArg, trialsArg] = args
 if (rev === undefined) {
   process.stderr.write(
-    "Usage: bun bench/ab.ts REV [wage|parse|cold|mix] [trials] [--env NAME=VALUE ...] [--generated DIR]\n"
+    "Usage: bun bench/ab.ts REV [wage|parse|cold|mix] [trials] [--env NAME=VALUE ...] [--generated DIR] [--apart]\n"
   )
   process.exit(2)
 }

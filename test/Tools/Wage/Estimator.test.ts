@@ -632,16 +632,18 @@ describe("properties of decimals as written", () => {
       { numRuns: 200 }
     )
   })
+
   test("any JSON number is judged as the rule says: finite and above 0 as a float reads it, the bound as written", () => {
     fc.assert(
       fc.property(
         fc.constantFrom("hourlyWage" as const, "annualSalary" as const),
         fc.boolean(),
-        fc.oneof(fc.stringMatching(/^[1-9][0-9]{0,2}$/), fc.stringMatching(/^[1-9][0-9]{0,24}$/)),
-        // most near where a float underflows to 0 or overflows, and where the bounds are
+        fc.oneof(fc.stringMatching(/^[1-9]$/), fc.stringMatching(/^[1-9][0-9]{0,24}$/)),
+        // most near where a float reads 0 (below 10^-323) or Infinity (above 10^308), and near the bounds
         fc.oneof(
-          fc.integer({ min: -345, max: -300 }),
+          fc.integer({ min: -327, max: -320 }),
           fc.integer({ min: 280, max: 320 }),
+          fc.integer({ min: -24, max: 12 }),
           fc.integer({ min: -420, max: 420 })
         ),
         (field, negative, digits, exponent) => {

@@ -6,6 +6,7 @@ import { Bots } from "ua-parser-js/extensions"
 import { known, UNKNOWN } from "../parse/Names.ts"
 import { type Listed, listedBot } from "./Listed.ts"
 import { androidModel, isFeaturePhone } from "../parse/LongTail.ts"
+import { libraryParser, reused } from "../parse/Reused.ts"
 import { ieFeedPlatform, withoutAddOns } from "../parse/Tokens.ts"
 
 export interface Bot {
@@ -39,7 +40,8 @@ const engine = new RegExp(
 const appId = /\b(?:com|net|org|jp|tv)\.[a-z][a-z0-9]*\.[A-Za-z][\w.]*/g
 const browserShaped = (ua: string): boolean => platform.test(ua) && engine.test(ua)
 const isHandset = (ua: string): boolean => isFeaturePhone(ua) || /\bWAP[-_ ]?Browser\b|_WAP\b|_MAUI\b/i.test(ua)
-const namedBrowser = (ua: string): boolean => /^(?!mozilla$)./i.test(new UAParser(ua).getBrowser().name ?? "")
+const withBots = reused(() => new UAParser(Bots))
+const namedBrowser = (ua: string): boolean => /^(?!mozilla$)./i.test(libraryParser(ua).getBrowser().name ?? "")
 
 /** The part of the string that makes it a bot (as isbot's `isbotMatch`), or null for a browser. */
 export const botMatch = (ua: string): string | null => {
@@ -105,7 +107,7 @@ const categoryOf = (ua: string, name: string, parserType: string | undefined, li
 export const detectBot = (ua: string): Bot => {
   const match = botMatch(ua)
   if (match === null) return noBot
-  const named = new UAParser(ua, Bots).getBrowser()
+  const named = withBots(ua).getBrowser()
   const parserBot = named.type !== undefined && parserBotTypes.has(named.type)
   const fromToken = parserBot ? undefined : tokenAround(ua, match)
   const listed = listedBot(ua)

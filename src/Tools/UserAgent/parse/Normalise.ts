@@ -6,8 +6,9 @@ import { botMatch, detectBot } from "../bots/Detect.ts"
 import type { Lookup } from "../device/Lookup.ts"
 import { classType, deviceAnswer } from "../device/Answer.ts"
 import { browserFamily, deviceType, known, osFamily, UNKNOWN } from "./Names.ts"
+import { libraryParser } from "./Reused.ts"
 import { decodeSpaces, forLibrary, type ParserResult, refine } from "./Rules.ts"
-import { appExtensions } from "./Tokens.ts"
+import { appExtensions, appParser } from "./Tokens.ts"
 
 export interface NormaliseOptions {
   /** false: the library's answer mapped to the contract, without the rules */
@@ -68,9 +69,13 @@ export const parseUserAgent = (
   const rules = options.rules !== false
   const text = rules ? decodeSpaces(ua) : ua
   const hints = headers === undefined ? undefined : clientHints(headers)
-  // the library's extensions name the apps that borrow IE's or WebKit's string (Outlook, Teams, iTunes)
+  // the library's extensions name the apps that borrow IE's or WebKit's string (Outlook, Teams, iTunes); a parser
+  // is made afresh only for client hints, which it takes when made
+  if (hints === undefined) {
+    const parser = rules ? appParser(forLibrary(text)) : libraryParser(forLibrary(text))
+    return { ...normalise(text, parser.getResult(), options), userAgent: ua }
+  }
   const parser = rules ? new UAParser(forLibrary(text), appExtensions, hints) : new UAParser(forLibrary(text), hints)
-  if (hints === undefined) return { ...normalise(text, parser.getResult(), options), userAgent: ua }
   const result = parser.getResult()
   // outside a browser withClientHints answers synchronously; its Promise branch is for navigator.userAgentData
   const refined = result.withClientHints()

@@ -2,6 +2,7 @@
 import { UAParser } from "ua-parser-js"
 import { Emails, InApps, MediaPlayers } from "ua-parser-js/extensions"
 import { UNKNOWN } from "./Names.ts"
+import { reused } from "./Reused.ts"
 
 // the families' own tokens, old names, Firefox's channels ("Firefox/20.0 Aurora/20.0a2"), FirePHP's add-on; systems,
 // distributions ("Gecko/2011 Red Hat/3.6 Firefox/3.6"), build tags and TV platforms, outside the comment
@@ -80,6 +81,8 @@ export const foreignProduct = (ua: string): Product | undefined => {
 }
 
 export const appExtensions = [Emails, InApps, MediaPlayers].flat()
+/** The library with the apps' extensions, as a parse reads a string. */
+export const appParser = reused(() => new UAParser(appExtensions))
 
 type Product = { readonly name: string; readonly version?: string | undefined }
 
@@ -91,9 +94,9 @@ const baseNames =
  * too; in-app browsers it knows only beside the Electron shell they run in, so the token is shown to it there.
  */
 export const recognisedProduct = (ua: string, product: Product): Product | undefined => {
-  const named = new UAParser(outsideComments(ua), appExtensions).getBrowser()
+  const named = appParser(outsideComments(ua)).getBrowser()
   if (named.name !== undefined && !baseNames.test(named.name)) return { name: named.name, version: named.version }
-  const token = new UAParser(`${product.name}/${product.version ?? "1"} Electron/1`, appExtensions).getBrowser()
+  const token = appParser(`${product.name}/${product.version ?? "1"} Electron/1`).getBrowser()
   return token.name === undefined ? undefined : product
 }
 

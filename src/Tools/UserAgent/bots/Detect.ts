@@ -91,13 +91,28 @@ const tokenAround = (ua: string, match: string): { name: string; version: string
 const monitors = /monitor|uptime|pingdom|statuscake|synthetic|site24x7|catchpoint|gomez|newrelic|datadog|checkly|ptst/i
 const libraries = /https?-?client|http|request|urllib|okhttp|axios|java|perl|ruby|php|python|\bgo\b|node|wget|curl/i
 
-const categoryOf = (ua: string, name: string, parserType: string | undefined, listed: Listed | undefined): string => {
+/** What ua-parser-js's bot extension read of the string: a name and type where one of its patterns matched. */
+interface Named {
+  readonly name?: string | undefined
+  readonly type?: string | undefined
+}
+
+/**
+ * Whether ua-parser-js's AI checks could find an AI bot; each reads the string again, with its crawler or its fetcher
+ * extension (together a fifth of a bot's parse). Both extensions are part of the bot extension `named` came from, and
+ * every pattern there gives one of `parserBotTypes` (bots/Detect.test.ts): where none matched and the library's own
+ * patterns named nothing, neither extension alone names the string.
+ */
+const mayBeAI = (named: Named): boolean =>
+  named.name !== undefined || (named.type !== undefined && parserBotTypes.has(named.type))
+
+const categoryOf = (ua: string, name: string, named: Named, listed: Listed | undefined): string => {
   const text = `${name} ${ua}`
-  if (isAICrawler(ua) || isAIAssistant(ua)) return "ai"
+  if (mayBeAI(named) && (isAICrawler(ua) || isAIAssistant(ua))) return "ai"
   if (/headless|phantomjs|puppeteer|playwright|selenium|webdriver/i.test(text)) return "headless"
   if (listed !== undefined) return listed.category
   if (monitors.test(text)) return "monitor"
-  if (parserType !== undefined && parserBotTypes.has(parserType)) return parserType
+  if (named.type !== undefined && parserBotTypes.has(named.type)) return named.type
   if (/crawl|spider|bot\b|bot[/_-]|slurp|archiv|seeker|scan/i.test(text)) return "crawler"
   if (/preview|fetch|externalhit|proxy|feed|rss|reader|expand/i.test(text)) return "fetcher"
   if (libraries.test(text)) return "library"
@@ -115,5 +130,5 @@ export const detectBot = (ua: string): Bot => {
   const token = listed?.own === true ? undefined : fromToken?.name
   const name = parserBot ? known(named.name) : token || listed?.name || UNKNOWN
   const version = parserBot ? known(named.version) : (fromToken?.version ?? UNKNOWN)
-  return { isBot: true, name, version, category: categoryOf(ua, name, named.type, listed) }
+  return { isBot: true, name, version, category: categoryOf(ua, name, named, listed) }
 }

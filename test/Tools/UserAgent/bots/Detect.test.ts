@@ -2,6 +2,8 @@ import { describe, expect, test } from "bun:test"
 import crawlers from "crawler-user-agents"
 import { isbot, isbotMatch, isbotPatterns, list } from "isbot"
 import { readFileSync } from "node:fs"
+import { isAIAssistant, isAICrawler } from "ua-parser-js/bot-detection"
+import { Bots } from "ua-parser-js/extensions"
 import UserAgent from "user-agents"
 import { isBrowserFamily } from "../../../../src/Tools/UserAgent/Families.ts"
 import { botMatch, detectBot, notBotPatterns, shapePatterns } from "../../../../src/Tools/UserAgent/bots/Detect.ts"
@@ -94,5 +96,26 @@ describe("bot flag", () => {
     const strings = trafficStrings()
     expect(strings.length).toBeGreaterThan(500)
     expect(strings.filter((ua) => detectBot(ua).isBot)).toEqual([])
+  })
+})
+
+describe("AI bots", () => {
+  // detectBot asks ua-parser-js's AI checks only where its bot extension's reading could name an AI bot: that holds
+  // while every pattern of the extension gives one of these types, which an upgrade of the library could change
+  test("every pattern of ua-parser-js's bot extension gives a bot type", () => {
+    const browser = Array.isArray(Bots) ? [] : (Bots.browser ?? [])
+    expect(browser.length).toBeGreaterThan(0)
+    // pairs: the patterns, then what a match gives (`[TYPE, "crawler"]` among them)
+    for (let i = 1; i < browser.length; i += 2) {
+      const type = browser[i]!.find((prop) => Array.isArray(prop) && prop[0] === "type")
+      expect(Array.isArray(type) ? type[1] : undefined).toBeOneOf(["cli", "crawler", "fetcher", "library"])
+    }
+  })
+
+  test("crawler-user-agents: a bot is in category ai exactly where ua-parser-js's own checks call it one", () => {
+    const ai = crawlerStrings.filter((ua) => isAICrawler(ua) || isAIAssistant(ua))
+    expect(ai.length).toBeGreaterThan(50)
+    const bots = crawlerStrings.filter((ua) => detectBot(ua).isBot)
+    expect(bots.filter((ua) => detectBot(ua).category === "ai")).toEqual(bots.filter((ua) => ai.includes(ua)))
   })
 })

@@ -1,7 +1,7 @@
 /**
  * Cost of an uncached parse, this tree against git revision REV, in one process:
  *
- *   bun scripts/parseCost.ts REV [corpus.jsonl ...] [--rounds N]
+ *   bun scripts/parseCost.ts REV [corpus.jsonl | traffic | crawlers ...] [--rounds N]
  *
  * REV's `src/` (and its device database's generator, which writes REV's database there) is extracted into
  * `scripts/.corpora/rev-REV/` (git-ignored, so it resolves this tree's node_modules), and both `parseUserAgent`
@@ -16,14 +16,14 @@ import { Effect } from "effect"
 import { UAParser } from "ua-parser-js"
 import { loadLookups } from "../src/Tools/UserAgent/device/Database.ts"
 import { parseUserAgent } from "../src/Tools/UserAgent/parse/Normalise.ts"
-import { builtCorpora, readJsonLines } from "./corpora.ts"
+import { builtCorpora, crawlerCorpus, readJsonLines, trafficCorpus } from "./corpora.ts"
 
 const args = process.argv.slice(2)
 const roundsAt = args.indexOf("--rounds")
 const rounds = roundsAt === -1 ? 7 : Number(args[roundsAt + 1])
 const [rev, ...given] = args.filter((arg, i) => !arg.startsWith("--") && (roundsAt === -1 || i !== roundsAt + 1))
 if (rev === undefined) {
-  console.error("usage: bun scripts/parseCost.ts REV [corpus.jsonl ...] [--rounds N]")
+  console.error("usage: bun scripts/parseCost.ts REV [corpus.jsonl | traffic | crawlers ...] [--rounds N]")
   process.exit(2)
 }
 
@@ -57,7 +57,10 @@ const before = (ua: string) => parseBefore(ua, undefined, revDevices)
 const { identify } = await Effect.runPromise(loadLookups)
 const after = (ua: string) => parseUserAgent(ua, undefined, { devices: identify })
 
-const strings = [...new Set(builtCorpora(given).flatMap((file) => readJsonLines(file).cases.map((c) => c.ua)))]
+// `traffic` and `crawlers` name the packages' corpora (corpora.ts), read at run time; any other name is a file
+const corpusOf = (name: string) =>
+  name === "traffic" ? trafficCorpus() : name === "crawlers" ? crawlerCorpus() : readJsonLines(name)
+const strings = [...new Set(builtCorpora(given).flatMap((name) => corpusOf(name).cases.map((c) => c.ua)))]
 
 // the plain library, for the ratio the cost targets are stated in
 const library = (ua: string) => new UAParser(ua).getResult()

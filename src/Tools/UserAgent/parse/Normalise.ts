@@ -60,20 +60,23 @@ export const normalise = (ua: string, result: ParserResult, options: NormaliseOp
   }
 }
 
-/** Parse a string, refined by client hints when given (`new` matters: called as a function, UAParser drops them). */
-export const parseUserAgent = (
-  ua: string,
-  headers?: Readonly<Record<string, string>>,
-  options: Omit<NormaliseOptions, "mobileHint"> = {}
-): UserAgentInfo => {
-  const rules = options.rules !== false
+/** ua-parser-js's reading of a string and its client hints: a parse's first pass, which no lookup changes. */
+export interface Reading {
+  readonly text: string
+  readonly result: ParserResult
+  /** with client hints: whether sec-ch-ua-mobile is "?1", and the string with the model hint restored */
+  readonly hinted?: { readonly mobileHint: boolean; readonly deviceText: string }
+}
+
+/** The first pass, refined by client hints when given (`new` matters: called as a function, UAParser drops them). */
+export const readUserAgent = (ua: string, headers?: Readonly<Record<string, string>>, rules = true): Reading => {
   const text = rules ? decodeSpaces(ua) : ua
   const hints = headers === undefined ? undefined : clientHints(headers)
   // the library's extensions name the apps that borrow IE's or WebKit's string (Outlook, Teams, iTunes); a parser
   // is made afresh only for client hints, which it takes when made
   if (hints === undefined) {
     const parser = rules ? appParser(forLibrary(text)) : libraryParser(forLibrary(text))
-    return { ...normalise(text, parser.getResult(), options), userAgent: ua }
+    return { text, result: parser.getResult() }
   }
   const parser = rules ? new UAParser(forLibrary(text), appExtensions, hints) : new UAParser(forLibrary(text), hints)
   const result = parser.getResult()
@@ -84,6 +87,22 @@ export const parseUserAgent = (
   const model = hints["sec-ch-ua-model"]?.trim().replace(/^"|"$/g, "")
   // a function, so that `$&` in a model is not a replacement pattern
   const deviceText = model ? text.replace(/; K\)/, () => `; ${model})`) : text
-  const info = normalise(text, "browser" in refined ? refined : result, { ...options, mobileHint, deviceText })
-  return { ...info, userAgent: ua }
+  return { text, result: "browser" in refined ? refined : result, hinted: { mobileHint, deviceText } }
 }
+
+/** The second pass: the rules and the device lookups, on a string's reading. */
+export const finishParse = (
+  ua: string,
+  reading: Reading,
+  options: Omit<NormaliseOptions, "mobileHint"> = {}
+): UserAgentInfo => {
+  const { text, result, hinted } = reading
+  return { ...normalise(text, result, hinted === undefined ? options : { ...options, ...hinted }), userAgent: ua }
+}
+
+/** Parse a string, refined by client hints when given: both passes. */
+export const parseUserAgent = (
+  ua: string,
+  headers?: Readonly<Record<string, string>>,
+  options: Omit<NormaliseOptions, "mobileHint"> = {}
+): UserAgentInfo => finishParse(ua, readUserAgent(ua, headers, options.rules !== false), options)

@@ -209,7 +209,9 @@ const handle = async (request: Request, headers: Record<string, string>): Promis
   if ((body as { operation?: unknown }).operation === "generate" && pools === undefined) {
     const { default: UserAgent } = await import("user-agents")
     pools = Effect.runSync(
-      buildPools(UserAgent.top(), (ua) => Effect.sync(() => parseUserAgent(ua, undefined, { devices })))
+      buildPools(UserAgent.top(), (userAgents) =>
+        Effect.sync(() => userAgents.map((ua) => parseUserAgent(ua, undefined, { devices })))
+      )
     )
   }
   const data = parseRequest(body as Record<string, unknown>)

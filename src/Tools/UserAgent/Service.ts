@@ -15,7 +15,8 @@ import { checkCombination, type GenerateOptions, invalid } from "./generate/Comb
 import { buildPools, generate, type Pools, seeded } from "./generate/Pools.ts"
 import { trafficEntries } from "./generate/Traffic.ts"
 import { makeParseCache, type ParseCache } from "./parse/Cache.ts"
-import { parseUserAgent } from "./parse/Normalise.ts"
+import { groupsOf } from "./parse/Groups.ts"
+import { finishParse, type Reading, readUserAgent } from "./parse/Normalise.ts"
 
 export type GenerateRequestOptions = GenerateOptions & { readonly seed?: number | undefined }
 
@@ -32,12 +33,25 @@ const unknown = (userAgent: string): UserAgentInfo => ({
 })
 
 // The parser is third-party code fed arbitrary input: a throw must not become a 500 for one odd string.
-const safeParse = (devices: Lookup, userAgent: string, headers?: Headers): UserAgentInfo => {
+const safeRead = (userAgent: string, headers?: Headers): Reading | undefined => {
   try {
-    return parseUserAgent(userAgent, headers, { devices })
+    return readUserAgent(userAgent, headers)
+  } catch {
+    return undefined
+  }
+}
+const safeFinish = (devices: Lookup, userAgent: string, reading: Reading | undefined): UserAgentInfo => {
+  if (reading === undefined) return unknown(userAgent)
+  try {
+    return finishParse(userAgent, reading, { devices })
   } catch {
     return unknown(userAgent)
   }
+}
+/** The strings' answers, each pass over all of them: first every string read, then each finished. */
+const parseGroup = (devices: Lookup, userAgents: ReadonlyArray<string>): Array<UserAgentInfo> => {
+  const readings = userAgents.map((userAgent) => safeRead(userAgent))
+  return userAgents.map((userAgent, i) => safeFinish(devices, userAgent, readings[i]))
 }
 
 // A wrong count or seed, or a combination no browser has, is answered without loading the data set.
@@ -74,34 +88,80 @@ export class UserAgents extends Context.Service<UserAgents>()("app/UserAgents", 
       }
       return info
     }
-    const parseNow = (identify: Lookup, userAgent: string, headers?: Headers) =>
-      keep(userAgent, headers, safeParse(identify, userAgent, headers))
-    // Until the lookups are built, a string is first parsed with a lookup that answers nothing and notes being asked:
-    // one that never asks (a desktop's, a bot's) is answered so, and the database is built only for one that does.
-    const parseFirst = (userAgent: string, headers?: Headers): Effect.Effect<UserAgentInfo> => {
-      const built = devices.built()
-      if (built !== undefined) return Effect.succeed(parseNow(built.identify, userAgent, headers))
-      const asked = { device: false }
-      const noting: Lookup = () => {
-        asked.device = true
-        return undefined
-      }
-      const info = safeParse(noting, userAgent, headers)
-      if (!asked.device) return Effect.succeed(keep(userAgent, headers, info))
-      return Effect.map(devices.lookups, ({ identify }) => parseNow(identify, userAgent, headers))
+    const cached = (userAgent: string, headers?: Headers): UserAgentInfo | undefined => {
+      const hit = cacheable(headers) ? cache?.get(userAgent) : undefined
+      if (hit !== undefined) metrics.countCacheHit()
+      return hit
     }
-    // No Effect.fn: a span costs more than a hit.
-    const answer = (userAgent: string, headers: Headers | undefined, sliced: boolean): Effect.Effect<UserAgentInfo> =>
-      Effect.suspend(() => {
-        const hit = cacheable(headers) ? cache?.get(userAgent) : undefined
-        if (hit !== undefined) {
-          metrics.countCacheHit()
-          return Effect.succeed(hit)
+    /**
+     * The strings' answers from their readings (the second pass), each kept. Until the lookups are built, each is first
+     * finished with a lookup that answers nothing and notes being asked: one that never asks (a desktop's, a bot's) is
+     * answered so, and the database is built only for one that does. No string is read again.
+     */
+    const finish = (
+      userAgents: ReadonlyArray<string>,
+      readings: ReadonlyArray<Reading | undefined>,
+      headers?: Headers
+    ): Effect.Effect<ReadonlyArray<UserAgentInfo>> => {
+      const built = devices.built()
+      if (built !== undefined) {
+        return Effect.succeed(
+          userAgents.map((userAgent, i) => keep(userAgent, headers, safeFinish(built.identify, userAgent, readings[i])))
+        )
+      }
+      const asking: Array<boolean> = []
+      const first = userAgents.map((userAgent, i) => {
+        let asked = false
+        const noting: Lookup = () => {
+          asked = true
+          return undefined
         }
-        if (!sliced) return parseFirst(userAgent, headers)
+        const info = safeFinish(noting, userAgent, readings[i])
+        asking.push(asked)
+        return info
+      })
+      if (!asking.includes(true)) return Effect.succeed(first.map((info, i) => keep(userAgents[i]!, headers, info)))
+      return Effect.map(devices.lookups, ({ identify }) =>
+        userAgents.map((userAgent, i) =>
+          keep(userAgent, headers, asking[i] ? safeFinish(identify, userAgent, readings[i]) : first[i]!)
+        )
+      )
+    }
+    const parseOne = (userAgent: string, headers?: Headers): Effect.Effect<UserAgentInfo> =>
+      Effect.map(finish([userAgent], [safeRead(userAgent, headers)], headers), (infos) => infos[0]!)
+    // No Effect.fn: a span costs more than a hit.
+    const parse = (userAgent: string, headers?: Headers): Effect.Effect<UserAgentInfo> =>
+      Effect.suspend(() => {
+        const hit = cached(userAgent, headers)
+        if (hit !== undefined) return Effect.succeed(hit)
+        if (userAgent.length <= LONG_STRING) return parseOne(userAgent, headers)
         return Effect.andThen(
           slice,
-          Effect.suspend(() => parseFirst(userAgent, headers))
+          Effect.suspend(() => parseOne(userAgent, headers))
+        )
+      })
+    // A batch's strings take turns with the rest of the service: a group of uncached ones after each slicer's pause.
+    // A string the batch repeats is parsed once.
+    const parseMany = (userAgents: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<UserAgentInfo>> =>
+      Effect.suspend(() => {
+        const answers = new Map<string, UserAgentInfo>()
+        const fresh = new Set<string>()
+        for (const userAgent of userAgents) {
+          if (answers.has(userAgent) || fresh.has(userAgent)) continue
+          const hit = cached(userAgent)
+          if (hit === undefined) fresh.add(userAgent)
+          else answers.set(userAgent, hit)
+        }
+        const answerGroup = (group: ReadonlyArray<string>) =>
+          Effect.suspend(() => {
+            const readings = group.map((userAgent) => safeRead(userAgent))
+            return Effect.map(finish(group, readings), (infos) =>
+              infos.forEach((info, i) => answers.set(group[i]!, info))
+            )
+          })
+        const turns = groupsOf(fresh).map((group) => Effect.andThen(slice, answerGroup(group)))
+        return Effect.map(Effect.all(turns, { discard: true }), () =>
+          userAgents.map((userAgent) => answers.get(userAgent)!)
         )
       })
 
@@ -110,7 +170,13 @@ export class UserAgents extends Context.Service<UserAgents>()("app/UserAgents", 
       const text = yield* Effect.promise(() => readFile(String(trafficFile), "utf8"))
       const entries = yield* trafficEntries(text, slice)
       const { identify } = yield* devices.lookups
-      return yield* buildPools(entries, (ua) => Effect.map(slice, () => safeParse(identify, ua)))
+      // not kept: the data set's strings would fill the cache
+      const parseAll = (userAgents: ReadonlyArray<string>) =>
+        Effect.map(
+          Effect.forEach(groupsOf(userAgents), (group) => Effect.map(slice, () => parseGroup(identify, group))),
+          (groups) => groups.flat()
+        )
+      return yield* buildPools(entries, parseAll)
     }).pipe(Effect.withSpan("UserAgents.loadPools"))
     const pools = yield* Effect.cached(loadPools)
 
@@ -132,10 +198,8 @@ export class UserAgents extends Context.Service<UserAgents>()("app/UserAgents", 
     })
 
     return {
-      parse: (userAgent: string, headers?: Headers) => answer(userAgent, headers, userAgent.length > LONG_STRING),
-      // A batch's strings take turns with the rest of the service, each uncached one after the slicer's pause.
-      parseMany: (userAgents: ReadonlyArray<string>) =>
-        Effect.forEach(userAgents, (userAgent) => answer(userAgent, undefined, true)),
+      parse,
+      parseMany,
       generate: (options: GenerateRequestOptions) => Effect.map(generateMany(options, 1), (items) => items[0]!),
       generateMany
     }

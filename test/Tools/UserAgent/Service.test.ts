@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test"
-import { ConfigProvider, Context, Effect, Layer, Metric, Result, Tracer } from "effect"
+import crawlers from "crawler-user-agents"
+import { ConfigProvider, Context, Effect, Layer, Metric, Random, Result, Tracer } from "effect"
+import UserAgent from "user-agents"
 import { Metrics } from "../../../src/Observability/Metrics.ts"
 import { parseUserAgent } from "../../support/Devices.ts"
 import { UserAgents } from "../../../src/Tools/UserAgent/Service.ts"
@@ -168,6 +170,61 @@ describe("UserAgents.parse", () => {
     )
     expect(after.misses - before.misses).toBe(1)
     expect(after.hits - before.hits).toBe(0)
+  })
+})
+
+describe("UserAgents.parseMany", () => {
+  /** ~3,000 distinct strings of browsers and crawlers, shuffled (desktops, phones and bots mixed in every batch). */
+  const strings = (): Array<string> => {
+    const all = new Set(crawlers.flatMap((c) => c.instances))
+    UserAgent.random((entry: { userAgent: string }) => {
+      all.add(entry.userAgent)
+      return true
+    })
+    return Effect.runSync(Random.shuffle([...all]).pipe(Random.withSeed("parseMany")))
+  }
+
+  test("answers each string of a batch, in its order, as a string parsed alone; the first batch builds the device database", async () => {
+    const LONG = `${CHROME_WINDOWS} ${"x".repeat(600)}`
+    const all = strings()
+    expect(all.length).toBeGreaterThan(2_500)
+    // batches of the API's largest size, one holding a string twice and one past 512 characters
+    const batches = Array.from({ length: Math.ceil(all.length / 100) }, (_, b) => all.slice(b * 100, (b + 1) * 100))
+    batches[0] = [...batches[0]!.slice(0, 97), LONG, batches[0]![0]!, batches[0]![5]!]
+    const answers = await run(Effect.flatMap(UserAgents, (userAgents) => Effect.forEach(batches, userAgents.parseMany)))
+    answers.forEach((answer, b) => expect(answer).toEqual(batches[b]!.map((ua) => parseUserAgent(ua))))
+  })
+
+  test("a string the batch repeats is parsed once, a miss; a string parsed before is a hit", async () => {
+    const seen = `${CHROME_WINDOWS} batch-seen/${Date.now()}`
+    const fresh = `${CHROME_WINDOWS} batch-fresh/${Date.now()}`
+    const { answers, before, after } = await run(
+      Effect.gen(function* () {
+        const userAgents = yield* UserAgents
+        yield* userAgents.parse(seen)
+        const before = yield* counts
+        const answers = yield* userAgents.parseMany([fresh, seen, fresh])
+        return { answers, before, after: yield* counts }
+      })
+    )
+    expect(answers).toEqual([parseUserAgent(fresh), parseUserAgent(seen), parseUserAgent(fresh)])
+    expect(after.misses - before.misses).toBe(1)
+    expect(after.hits - before.hits).toBe(1)
+  })
+
+  test("a batch of uncached strings waits for the event loop's turn", async () => {
+    const turned = await run(
+      Effect.gen(function* () {
+        const userAgents = yield* UserAgents
+        let turned = false
+        setImmediate(() => (turned = true))
+        // past a slice (Slicer.ts) before the batch asks for one
+        Bun.sleepSync(3)
+        yield* userAgents.parseMany([`${CHROME_WINDOWS} turn/1`, `${CHROME_WINDOWS} turn/2`])
+        return turned
+      })
+    )
+    expect(turned).toBe(true)
   })
 })
 

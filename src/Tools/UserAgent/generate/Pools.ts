@@ -52,15 +52,14 @@ const sumBy = (candidates: ReadonlyArray<Candidate>): Map<string, number> => {
 // The dropped versions' weight goes to the current strings of their browser, OS and device type: the mix stays.
 export const buildPools = Effect.fnUntraced(function* (
   traffic: Iterable<TrafficEntry>,
-  parse: (ua: string) => Effect.Effect<UserAgentInfo>
+  parseAll: (userAgents: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<UserAgentInfo>>
 ) {
   const weights = new Map<string, number>()
   for (const { userAgent, weight } of traffic) weights.set(userAgent, (weights.get(userAgent) ?? 0) + weight)
-  const parsed: Array<Candidate> = []
-  for (const [userAgent, weight] of weights) {
-    const info = yield* parse(userAgent)
-    if (!info.bot.isBot) parsed.push({ info, weight, filled: false })
-  }
+  const infos = yield* parseAll([...weights.keys()])
+  const parsed: Array<Candidate> = [...weights.values()]
+    .map((weight, i) => ({ info: infos[i]!, weight, filled: false }))
+    .filter(({ info }) => !info.bot.isBot)
   const newest = newestMajors(parsed.map((c) => c.info))
   // a browser the data never gives a version for cannot be judged and stays
   const kept = parsed.filter(({ info }) => {
@@ -76,7 +75,7 @@ export const buildPools = Effect.fnUntraced(function* (
   const counts = sumBy(current.map((c) => ({ ...c, weight: 1 })))
   const smallest = Math.min(...current.map((c) => c.weight))
   const missing = fill.filter((ua) => !weights.has(ua))
-  const filled = (yield* Effect.forEach(missing, parse))
+  const filled = (yield* parseAll(missing))
     .map((info) => ({ info, weight: smallest, filled: true }))
     .filter((c) => !c.info.bot.isBot && (counts.get(combination(c.info)) ?? 0) < THIN)
   return { candidates: [...current, ...filled], byOptions: new Map<string, Pool>() }

@@ -19,7 +19,8 @@ import {
 import { parseUserAgent } from "../../../../src/Tools/UserAgent/parse/Normalise.ts"
 import { UserAgents } from "../../../../src/Tools/UserAgent/Service.ts"
 
-const pools = Effect.runSync(buildPools(UserAgent.top(), (ua) => Effect.sync(() => parseUserAgent(ua))))
+const parseAll = (userAgents: ReadonlyArray<string>) => Effect.sync(() => userAgents.map((ua) => parseUserAgent(ua)))
+const pools = Effect.runSync(buildPools(UserAgent.top(), parseAll))
 
 const browsers: ReadonlyArray<BrowserFamily> = BROWSER_FAMILIES
 const oses: ReadonlyArray<OsFamily> = ["Windows", "macOS", "iOS", "Android", "Linux"]
@@ -51,8 +52,11 @@ describe("buildPools", () => {
     const calls: Array<string> = []
     const [first = "", ...rest] = fill
     const traffic = ["a", "b", "a", first, "c", "b"].map((userAgent) => ({ userAgent, weight: 1 }))
-    const parse = (ua: string) => Effect.sync(() => (calls.push(ua), parseUserAgent(ua)))
-    Effect.runSync(buildPools(traffic, parse))
+    const counting = (userAgents: ReadonlyArray<string>) => {
+      calls.push(...userAgents)
+      return parseAll(userAgents)
+    }
+    Effect.runSync(buildPools(traffic, counting))
     expect(calls).toEqual(["a", "b", first, "c", ...rest])
   })
 })

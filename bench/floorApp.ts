@@ -13,6 +13,7 @@ import { Metrics } from "../src/Observability/Metrics.ts"
 import { UserAgentRequest, UserAgentResponse } from "../src/Tools/UserAgent/Schemas.ts"
 import { assumptions, WageRequest, WageResponse } from "../src/Tools/Wage/Schemas.ts"
 import { UserAgents } from "../src/Tools/UserAgent/Service.ts"
+import { Slicer } from "../src/Tools/UserAgent/Slicer.ts"
 import { answer } from "../src/Tools/UserAgent/index.ts"
 import { Estimator } from "../src/Tools/Wage/Estimator.ts"
 
@@ -60,6 +61,7 @@ const System = HttpApiBuilder.group(Api, "system", (handlers) =>
 export const FloorApp = HttpApiBuilder.layer(Api).pipe(
   Layer.provide([Tools, System]),
   Layer.provide([UserAgents.layer, Estimator.layer]),
+  Layer.provide(Slicer.layer),
   // the parse cache's size from UA_CACHE_SIZE, as the service reads it
   Layer.provide(Metrics.layer),
   Layer.provide(HttpServer.layerServices)

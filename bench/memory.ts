@@ -12,6 +12,7 @@ import { heapStats } from "bun:jsc"
 import { Effect, Layer } from "effect"
 import { Metrics } from "../src/Observability/Metrics.ts"
 import { UserAgents } from "../src/Tools/UserAgent/Service.ts"
+import { Slicer } from "../src/Tools/UserAgent/Slicer.ts"
 
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1).padStart(6)
 let previousLive = 0
@@ -46,4 +47,6 @@ const program = Effect.gen(function* () {
   yield* stage("generate data set loaded (pools kept)")
 })
 
-await Effect.runPromise(program.pipe(Effect.provide(UserAgents.layer.pipe(Layer.provide(Metrics.layer)))))
+await Effect.runPromise(
+  program.pipe(Effect.provide(UserAgents.layer.pipe(Layer.provide([Metrics.layer, Slicer.layer]))))
+)

@@ -17,6 +17,7 @@ import { ConfigProvider, Effect, Layer } from "effect"
 import { existsSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { Metrics } from "../src/Observability/Metrics.ts"
+import { Slicer } from "../src/Tools/UserAgent/Slicer.ts"
 import type { UserAgentInfo } from "../src/Tools/UserAgent/Schemas.ts"
 import type { Workload } from "./workloads.ts"
 
@@ -72,7 +73,9 @@ const env = { UA_CACHE_SIZE: "0" }
 const needs = Layer.mergeAll(
   AppConfig.fromEnv(env),
   ConfigProvider.layer(ConfigProvider.fromEnvRecord(env)),
-  Metrics.layer
+  Metrics.layer,
+  // a tree that takes its Slicer from the composition (a service's, as the server has it)
+  Slicer.layer
 )
 const CACHED = 10_000
 

@@ -9,6 +9,7 @@ import { ConfigProvider, Effect, Layer } from "effect"
 import { existsSync, readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { Metrics } from "../src/Observability/Metrics.ts"
+import { Slicer } from "../src/Tools/UserAgent/Slicer.ts"
 import type { Workload } from "./workloads.ts"
 
 // the strings of a workload, made in a child process: the `user-agents` module it reads would stay in this one's heap
@@ -38,7 +39,9 @@ const env: Record<string, string> =
 const needs = Layer.mergeAll(
   AppConfig.fromEnv(env),
   ConfigProvider.layer(ConfigProvider.fromEnvRecord(env)),
-  Metrics.layer
+  Metrics.layer,
+  // a tree that takes its Slicer from the composition (a service's, as the server has it)
+  Slicer.layer
 )
 const peakMb = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1]) / 1024
 // a turn of the event loop every so many strings, as requests arriving give the collector

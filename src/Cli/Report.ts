@@ -6,12 +6,13 @@ import { InvalidRequest, InvalidRequestWire, InvalidValue, InvalidValueWire } fr
 import { Metrics } from "../Observability/Metrics.ts"
 import { exitOnInterrupt, reportStartFailure } from "../Platform/Runtime.ts"
 import { UserAgents } from "../Tools/UserAgent/Service.ts"
+import { Slicer } from "../Tools/UserAgent/Slicer.ts"
 
 /** Offline, a log's many distinct agents repeat further apart than a server's: a bigger cache unless UA_CACHE_SIZE says. */
 const offlineDefaults = ConfigProvider.layerAdd(ConfigProvider.fromUnknown({ UA_CACHE_SIZE: "50000" }))
 
 /** The parse cache reads UA_CACHE_SIZE itself: a PORT or a key file has no say in a parse. */
-export const UserAgentsLive = UserAgents.layer.pipe(Layer.provide([Metrics.layer, offlineDefaults]))
+export const UserAgentsLive = UserAgents.layer.pipe(Layer.provide([Metrics.layer, offlineDefaults, Slicer.none]))
 
 /** UA_CACHE_SIZE as `parse` reads it, for the answers it keeps itself (parse/Known.ts). */
 export const offlineCacheSize = uaCacheSize.pipe(Effect.provide(offlineDefaults))
@@ -20,7 +21,8 @@ export const offlineCacheSize = uaCacheSize.pipe(Effect.provide(offlineDefaults)
 export const UncachedUserAgentsLive = UserAgents.layer.pipe(
   Layer.provide([
     Metrics.layer,
-    ConfigProvider.layerAdd(ConfigProvider.fromUnknown({ UA_CACHE_SIZE: "0" }), { asPrimary: true })
+    ConfigProvider.layerAdd(ConfigProvider.fromUnknown({ UA_CACHE_SIZE: "0" }), { asPrimary: true }),
+    Slicer.none
   ])
 )
 

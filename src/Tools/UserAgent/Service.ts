@@ -205,8 +205,9 @@ export class UserAgents extends Context.Service<UserAgents>()("app/UserAgents", 
     }
   })
 }) {
-  static readonly layer: Layer.Layer<UserAgents, DeviceDataUnreadable | InvalidConfig, Metrics> = Layer.effect(
+  /** Its Slicer, shared with the device database, comes from the composition: Slicer.layer to serve, none offline. */
+  static readonly layer: Layer.Layer<UserAgents, DeviceDataUnreadable | InvalidConfig, Metrics | Slicer> = Layer.effect(
     UserAgents,
     UserAgents.make
-  ).pipe(Layer.provide(DeviceDatabase.layer), Layer.provide(Slicer.layer))
+  ).pipe(Layer.provide(DeviceDatabase.layer))
 }

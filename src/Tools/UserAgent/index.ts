@@ -5,6 +5,7 @@ import { BatchTokens, ToolsApi } from "../../Api.ts"
 import type { InvalidRequest, RateLimited } from "../../Errors.ts"
 import type { UserAgentInfo, UserAgentRequest, UserAgentResponse } from "./Schemas.ts"
 import { UserAgents } from "./Service.ts"
+import { Slicer } from "./Slicer.ts"
 
 export const answer = (
   userAgents: UserAgents["Service"],
@@ -41,4 +42,8 @@ export const UserAgentHandlers = HttpApiBuilder.group(
   })
 )
 
-export const UserAgentLive = UserAgentHandlers.pipe(Layer.provide(UserAgents.layer))
+export const UserAgentLive = UserAgentHandlers.pipe(
+  Layer.provide(UserAgents.layer),
+  // a costly parse takes turns with the other requests
+  Layer.provide(Slicer.layer)
+)

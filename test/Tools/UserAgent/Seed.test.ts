@@ -5,6 +5,7 @@ import * as fc from "fast-check"
 import { Metrics } from "../../../src/Observability/Metrics.ts"
 import { seeded } from "../../../src/Tools/UserAgent/generate/Pools.ts"
 import { UserAgents } from "../../../src/Tools/UserAgent/Service.ts"
+import { Slicer } from "../../../src/Tools/UserAgent/Slicer.ts"
 import { json, makeTestApp, UA_PATH } from "../../support/TestApp.ts"
 
 const draws = (seed: number) => Effect.runSync(seeded(Effect.all([Random.next, Random.next, Random.next]), seed))
@@ -68,7 +69,7 @@ describe("a list with a seed (the command line's generate)", () => {
           (yield* userAgents.generateMany({ seed: 4294967338 }, 3))[0]?.userAgent,
           (yield* userAgents.generateMany({ seed: 42 }, 3))[0]?.userAgent
         ]
-      }).pipe(Effect.provide(UserAgents.layer.pipe(Layer.provide(Metrics.layer))))
+      }).pipe(Effect.provide(UserAgents.layer.pipe(Layer.provide([Metrics.layer, Slicer.layer]))))
     )
     expect(first).toBe(single)
     expect(first).not.toBe(other)

@@ -5,6 +5,7 @@ import UserAgent from "user-agents"
 import { Metrics } from "../../../src/Observability/Metrics.ts"
 import { parseUserAgent } from "../../support/Devices.ts"
 import { UserAgents } from "../../../src/Tools/UserAgent/Service.ts"
+import { Slicer } from "../../../src/Tools/UserAgent/Slicer.ts"
 
 const CHROME_WINDOWS =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
@@ -13,7 +14,7 @@ const CHROME_WINDOWS =
 /** Each run counts in a registry of its own (`Metric.MetricRegistry`), where the counters below are read. */
 const layer = (env: Record<string, string> = {}) =>
   UserAgents.layer.pipe(
-    Layer.provide(Metrics.layer),
+    Layer.provide([Metrics.layer, Slicer.layer]),
     Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env }))),
     Layer.provideMerge(Layer.succeed(Metric.MetricRegistry, new Map()))
   )

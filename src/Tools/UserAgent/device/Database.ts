@@ -151,13 +151,13 @@ export class DeviceDatabase extends Context.Service<DeviceDatabase>()("app/Devic
     }
   })
 }) {
-  static readonly layer: Layer.Layer<DeviceDatabase, DeviceDataUnreadable> = Layer.effect(
+  static readonly layer: Layer.Layer<DeviceDatabase, DeviceDataUnreadable, Slicer> = Layer.effect(
     DeviceDatabase,
     DeviceDatabase.make
-  ).pipe(Layer.provide(Slicer.layer))
+  )
 }
 
 /** For scripts and tests. */
 export const loadLookups: Effect.Effect<Lookups, DeviceDataUnreadable> = DeviceDatabase.use((db) => db.lookups).pipe(
-  Effect.provide(DeviceDatabase.layer)
+  Effect.provide(DeviceDatabase.layer.pipe(Layer.provide(Slicer.layer)))
 )

@@ -18,6 +18,7 @@ import {
 } from "../../../../src/Tools/UserAgent/generate/Pools.ts"
 import { parseUserAgent } from "../../../../src/Tools/UserAgent/parse/Normalise.ts"
 import { UserAgents } from "../../../../src/Tools/UserAgent/Service.ts"
+import { Slicer } from "../../../../src/Tools/UserAgent/Slicer.ts"
 
 const parseAll = (userAgents: ReadonlyArray<string>) => Effect.sync(() => userAgents.map((ua) => parseUserAgent(ua)))
 const pools = Effect.runSync(buildPools(UserAgent.top(), parseAll))
@@ -86,7 +87,7 @@ describe("combinations", () => {
     test(`${JSON.stringify(options)} is an InvalidRequest naming ${path}`, async () => {
       const result = await Effect.runPromise(
         Effect.flatMap(UserAgents, (ua) => Effect.result(ua.generate({ ...options, seed: 1 }))).pipe(
-          Effect.provide(UserAgents.layer.pipe(Layer.provide(Metrics.layer)))
+          Effect.provide(UserAgents.layer.pipe(Layer.provide([Metrics.layer, Slicer.layer])))
         )
       )
       if (Result.isSuccess(result)) throw new Error("expected an error")

@@ -154,9 +154,16 @@ export class UserAgents extends Context.Service<UserAgents>()("app/UserAgents", 
         }
         const answerGroup = (group: ReadonlyArray<string>) =>
           Effect.suspend(() => {
-            const readings = group.map((userAgent) => safeRead(userAgent))
-            return Effect.map(finish(group, readings), (infos) =>
-              infos.forEach((info, i) => answers.set(group[i]!, info))
+            // a request parsing alongside may have kept some of them since
+            const uncached: Array<string> = []
+            for (const userAgent of group) {
+              const hit = cached(userAgent)
+              if (hit === undefined) uncached.push(userAgent)
+              else answers.set(userAgent, hit)
+            }
+            const readings = uncached.map((userAgent) => safeRead(userAgent))
+            return Effect.map(finish(uncached, readings), (infos) =>
+              infos.forEach((info, i) => answers.set(uncached[i]!, info))
             )
           })
         const turns = groupsOf(fresh).map((group) => Effect.andThen(slice, answerGroup(group)))

@@ -213,6 +213,26 @@ describe("UserAgents.parseMany", () => {
     expect(after.hits - before.hits).toBe(1)
   })
 
+  test("two batches at once that share an uncached string parse it once", async () => {
+    const shared = `${CHROME_WINDOWS} shared/${Date.now()}`
+    const { answers, before, after } = await run(
+      Effect.gen(function* () {
+        const userAgents = yield* UserAgents
+        yield* userAgents.parse(CHROME_WINDOWS)
+        const before = yield* counts
+        // past a slice, so each batch's first group waits a turn after both have looked in the cache
+        Bun.sleepSync(3)
+        const answers = yield* Effect.all([userAgents.parseMany([shared]), userAgents.parseMany([shared])], {
+          concurrency: 2
+        })
+        return { answers, before, after: yield* counts }
+      })
+    )
+    expect(answers).toEqual([[parseUserAgent(shared)], [parseUserAgent(shared)]])
+    expect(after.misses - before.misses).toBe(1)
+    expect(after.hits - before.hits).toBe(1)
+  })
+
   test("a batch of uncached strings waits for the event loop's turn", async () => {
     const turned = await run(
       Effect.gen(function* () {

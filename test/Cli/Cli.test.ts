@@ -98,6 +98,17 @@ describe("parse", () => {
     ])
   }, 30_000)
 
+  test("a large stdin (read 512 KiB at a time when redirected) answers line for line as the same file by path", async () => {
+    const agents = [FIREFOX, CHROME, CURL, IPHONE]
+    const text = `${Array.from({ length: 8_000 }, (_, i) => `${agents[i % agents.length]} n/${i}`).join("\n")}\n`
+    expect(text.length).toBeGreaterThan(1 << 19)
+    const fromStdin = await cli(["parse"], { stdin: text })
+    const byPath = await cli(["parse", file("large.txt", text)])
+    expect(fromStdin.code).toBe(0)
+    expect(fromStdin.json).toHaveLength(8_000)
+    expect(fromStdin.stdout).toBe(byPath.stdout)
+  }, 60_000)
+
   test("stdin without a FILE, and for -", async () => {
     const fromStdin = await cli(["parse"], { stdin: `${FIREFOX}\n${CHROME}\n` })
     expect(fromStdin.code).toBe(0)

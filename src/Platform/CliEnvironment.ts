@@ -55,21 +55,18 @@ const writer = (stream: NodeJS.WritableStream, name: string, fd: number | undefi
     return Sink.forEach(write)
   })
 
+/** The size a file is read in, and standard input's pieces at most. */
+const PIECE = 1 << 16
+
 // opened when read, so a missing file is an error of its own turn; node's stream tells it as a stream error
-const readable = (
-  path: string,
-  options: { fd?: number; autoClose?: boolean; start?: number; end?: number },
-  module: string,
-  method: string
-) =>
+const readable = (path: string, range: { start: number; end?: number }) =>
   Stream.suspend(() =>
-    Stream.fromAsyncIterable(createReadStream(path, { highWaterMark: 1 << 16, ...options }), (cause) =>
-      failure(module, method, cause)
+    Stream.fromAsyncIterable(createReadStream(path, { highWaterMark: PIECE, ...range }), (cause) =>
+      failure("FileSystem", "stream", cause)
     )
   )
 
-/** Pieces of a file's size at most: a redirected file comes to standard input in 512 KiB, and `parse` answers a piece a block. */
-const PIECE = 1 << 16
+/** A redirected file comes to standard input in chunks of 512 KiB, and `parse` answers a chunk a block: cut as a file is. */
 const piecesOf = (chunk: Uint8Array): Array<Uint8Array> => {
   const pieces: Array<Uint8Array> = []
   for (let at = 0; at < chunk.length; at += PIECE) pieces.push(chunk.subarray(at, at + PIECE))
@@ -137,7 +134,7 @@ export const CliEnvironmentLive = Layer.mergeAll(
       const start = options?.offset === undefined ? 0 : Number(ByteSize.fromInputUnsafe(options.offset))
       const bytes =
         options?.bytesToRead === undefined ? undefined : Number(ByteSize.fromInputUnsafe(options.bytesToRead))
-      return readable(path, bytes === undefined ? { start } : { start, end: start + bytes - 1 }, "FileSystem", "stream")
+      return readable(path, bytes === undefined ? { start } : { start, end: start + bytes - 1 })
     },
     stat,
     // the report of `parse --html`

@@ -135,10 +135,12 @@ export class UserAgents extends Context.Service<UserAgents>()("app/UserAgents", 
         const hit = cached(userAgent, headers)
         if (hit !== undefined) return Effect.succeed(hit)
         if (userAgent.length <= LONG_STRING) return parseOne(userAgent, headers)
-        return Effect.andThen(
-          slice,
-          Effect.suspend(() => parseOne(userAgent, headers))
-        )
+        // a request parsing alongside may have kept it while this one waited
+        const afterTurn = Effect.suspend(() => {
+          const kept = cached(userAgent, headers)
+          return kept === undefined ? parseOne(userAgent, headers) : Effect.succeed(kept)
+        })
+        return Effect.andThen(slice, afterTurn)
       })
     // A batch's strings take turns with the rest of the service: a group of uncached ones after each slicer's pause.
     // A string the batch repeats is parsed once.

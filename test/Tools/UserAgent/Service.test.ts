@@ -99,6 +99,24 @@ describe("UserAgents.parse", () => {
     expect(long).toBe(true)
   })
 
+  test("two requests at once for the same long uncached string parse it once", async () => {
+    const long = `${CHROME_WINDOWS} ${"y".repeat(600)}`
+    const { answers, before, after } = await run(
+      Effect.gen(function* () {
+        const userAgents = yield* UserAgents
+        yield* userAgents.parse(CHROME_WINDOWS)
+        const before = yield* counts
+        // past a slice, so both wait a turn after looking in the cache
+        Bun.sleepSync(3)
+        const answers = yield* Effect.all([userAgents.parse(long), userAgents.parse(long)], { concurrency: 2 })
+        return { answers, before, after: yield* counts }
+      })
+    )
+    expect(answers).toEqual([parseUserAgent(long), parseUserAgent(long)])
+    expect(after.misses - before.misses).toBe(1)
+    expect(after.hits - before.hits).toBe(1)
+  })
+
   test("answers as the domain parser does", async () => {
     const info = await run(Effect.flatMap(UserAgents, (ua) => ua.parse(CHROME_WINDOWS)))
     expect(info).toEqual(parseUserAgent(CHROME_WINDOWS))

@@ -63,7 +63,7 @@ const check = (options: GenerateRequestOptions, count = 1): InvalidRequest | und
       : checkCombination(options)
 
 /**
- * Past this length a string's parse waits for its turn (Slicer.ts), as a batch's strings do. A shorter one, as nearly
+ * Past this length a string's parse waits for its turn (Slicer.ts), as a batch's groups do. A shorter one, as nearly
  * every real one is, is parsed at once (~0.4 ms for the slowest we know, its brand's models built): a request suspended
  * across turns keeps its objects past the collector's young generation, which raised peak RSS on cold traffic by ~25 MB
  * (bench/README.md).

@@ -15,44 +15,12 @@ import { checkCombination, type GenerateOptions, invalid } from "./generate/Comb
 import { buildPools, generate, type Pools, seeded } from "./generate/Pools.ts"
 import { trafficEntries } from "./generate/Traffic.ts"
 import { makeParseCache, type ParseCache } from "./parse/Cache.ts"
-import { groupsOf } from "./parse/Groups.ts"
-import { finishParse, type Reading, readUserAgent } from "./parse/Normalise.ts"
+import { groupsOf, parseGroup, safeFinish, safeRead } from "./parse/Groups.ts"
+import type { Reading } from "./parse/Normalise.ts"
 
 export type GenerateRequestOptions = GenerateOptions & { readonly seed?: number | undefined }
 
 type Headers = Readonly<Record<string, string>>
-
-const unknown = (userAgent: string): UserAgentInfo => ({
-  userAgent,
-  browser: { name: "Unknown", version: "Unknown" },
-  os: { name: "Unknown", version: "Unknown" },
-  device: { type: "Unknown", vendor: "Unknown", model: "Unknown", name: "Unknown" },
-  cpu: { architecture: "Unknown" },
-  engine: { name: "Unknown", version: "Unknown" },
-  bot: { isBot: false, name: "Unknown", category: "Unknown" }
-})
-
-// The parser is third-party code fed arbitrary input: a throw must not become a 500 for one odd string.
-const safeRead = (userAgent: string, headers?: Headers): Reading | undefined => {
-  try {
-    return readUserAgent(userAgent, headers)
-  } catch {
-    return undefined
-  }
-}
-const safeFinish = (devices: Lookup, userAgent: string, reading: Reading | undefined): UserAgentInfo => {
-  if (reading === undefined) return unknown(userAgent)
-  try {
-    return finishParse(userAgent, reading, { devices })
-  } catch {
-    return unknown(userAgent)
-  }
-}
-/** The strings' answers, each pass over all of them: first every string read, then each finished. */
-const parseGroup = (devices: Lookup, userAgents: ReadonlyArray<string>): Array<UserAgentInfo> => {
-  const readings = userAgents.map((userAgent) => safeRead(userAgent))
-  return userAgents.map((userAgent, i) => safeFinish(devices, userAgent, readings[i]))
-}
 
 // A wrong count or seed, or a combination no browser has, is answered without loading the data set.
 const check = (options: GenerateRequestOptions, count = 1): InvalidRequest | undefined =>

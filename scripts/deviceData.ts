@@ -1,31 +1,44 @@
 /**
- * Generates the device database the service loads, `generated/devices.data` (git-ignored), from Matomo
+ * Generates the device database the service loads, the folder `generated/devices` (git-ignored), from Matomo
  * device-detector's device regexes as the pinned node-device-detector package ships them (node_modules):
  *
  *   bun scripts/deviceData.ts           # writes it when it is missing, damaged or out of date (install, build, tests)
  *   bun scripts/deviceData.ts --force   # writes it anyway
- *   bun scripts/deviceData.ts --force --out FILE   # writes it to FILE instead
+ *   bun scripts/deviceData.ts --force --out FOLDER   # writes it to FOLDER instead
  *
- * The file is JSON of `DeviceData`'s shape (src/Tools/UserAgent/device/Data.ts): the source and its version, the
- * parsers' gates, every brand in Matomo's order of parsers, the top-level alternatives of the brands' patterns (the
- * long ones spread into pieces: `spread`, PatternFiling.ts) with their `Filing` (PatternIndex.ts), and each brand's
- * models with theirs. Reading the patterns for their texts (PatternTexts.ts) is done here, once, so the service only
- * loads the result. Before it writes, it times every pattern on hostile strings of the length the service lets it
- * read (devicePatternCost.ts) and fails if one costs more than the bound.
+ * Its files (`deviceFilesIn`, src/Tools/UserAgent/device/Data.ts), each read when first needed:
+ * - `index.json`, JSON of `DeviceIndex`'s shape: the source and its version, the parsers' gates, every brand in
+ *   Matomo's order of parsers, the top-level alternatives of the brands' patterns (the long ones spread into pieces:
+ *   `spread`, PatternFiling.ts) with their `Filing` (PatternIndex.ts);
+ * - `brands-K.jsonl`, `BRAND_FILES` of them: each brand's models with theirs, a line a brand;
+ * - `names.jsonl`: the models' names one brand alone gives;
+ * - `files.sum`: each file's CRC-32 and length, which the service checks at start.
+ * Reading the patterns for their texts (PatternTexts.ts) is done here, once, so the service only loads the result.
+ * Before it writes, it times every pattern on hostile strings of the length the service lets it read
+ * (devicePatternCost.ts) and fails if one costs more than the bound.
  */
 import { createHash } from "node:crypto"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
-import { dirname } from "node:path"
-import { type BrandModels, type DeviceIndex, type ModelNames, sumOf } from "../src/Tools/UserAgent/device/Data.ts"
+import { basename, dirname } from "node:path"
+import {
+  BRAND_FILES,
+  type BrandModels,
+  type DeviceIndex,
+  deviceFilesIn,
+  inOrder,
+  type ModelNames,
+  sumsIn,
+  sumOf,
+  sumText
+} from "../src/Tools/UserAgent/device/Data.ts"
 import { modelName, plainName } from "../src/Tools/UserAgent/device/Patterns.ts"
 import { tablesOf } from "../src/Tools/UserAgent/device/PatternIndex.ts"
 import { branches, fileTexts, filingData, spread, tablesData, toJson } from "./deviceData/PatternFiling.ts"
 import { checkPatternCosts, costLines } from "./devicePatternCost.ts"
 
 const outAt = process.argv.indexOf("--out")
-const OUT = outAt === -1 ? new URL("../generated/devices.data", import.meta.url).pathname : process.argv[outAt + 1]!
-// the sum the service checks at start (device/Data.ts's sumOf): devices.sum beside devices.data
-const SUM = `${OUT.replace(/\.data$/, "")}.sum`
+const OUT = outAt === -1 ? new URL("../generated/devices", import.meta.url).pathname : process.argv[outAt + 1]!
+const FILES = deviceFilesIn(OUT)
 const PACKAGE = "node-device-detector"
 // a model's name that a string may give alone: three characters or more, a letter among them ("Fire Phone", not "K")
 const NAMED = /^(?=.*[a-z]).{3,}/
@@ -61,12 +74,12 @@ const stamp = [
   .digest("hex")
   .slice(0, 16)
 
-// a file that does not parse or whose sum differs (cut short, damaged) is written again
+// files that do not parse or whose sums differ (cut short, damaged) are written again
 const current = (): boolean => {
   try {
-    const bytes = readFileSync(OUT)
-    const firstLine = bytes.subarray(0, bytes.indexOf(10)).toString("latin1")
-    return readFileSync(SUM, "latin1") === sumOf(bytes) && JSON.parse(firstLine).stamp === stamp
+    const sums = sumsIn(readFileSync(FILES.sums, "latin1"), inOrder(FILES).length)
+    const whole = inOrder(FILES).every((path, at) => sumOf(readFileSync(path)) === sums?.[at])
+    return whole && JSON.parse(readFileSync(FILES.index, "latin1")).stamp === stamp
   } catch {
     return false
   }
@@ -151,7 +164,7 @@ console.log(
 console.log(costLines(costs, 5).join("\n"))
 const filing = fileTexts(alternatives.map(([, text]) => text))
 
-// the file: JSON Lines, each line read when first needed: the index, brand n's models on line n + 1, the names
+// the files: each read when first needed; the index, brands' models, the names
 const source = `${PACKAGE} ${version} (MIT), Matomo device-detector's regexes (LGPL-3.0)`
 const index: DeviceIndex = {
   source,
@@ -181,8 +194,15 @@ const modelNames: ModelNames = {
   names: names.map(([, [owner]]) => owner!.name),
   classes: names.map(([, [owner]]) => classOf(owner!.kind))
 }
-mkdirSync(dirname(OUT), { recursive: true })
-const json = Buffer.from([index, ...brandModels, modelNames].map(toJson).join("\n") + "\n", "latin1")
-writeFileSync(OUT, json)
-writeFileSync(SUM, sumOf(json))
+// brand n in brands file n % BRAND_FILES, in order: line floor(n / BRAND_FILES) there
+const lines = (values: ReadonlyArray<unknown>) =>
+  Buffer.from(values.map((value) => `${toJson(value)}\n`).join(""), "latin1")
+const written: Array<readonly [string, Buffer]> = [
+  [FILES.index, lines([index])],
+  ...FILES.brands.map((path, k) => [path, lines(brandModels.filter((_, n) => n % BRAND_FILES === k))] as const),
+  [FILES.names, lines([modelNames])]
+]
+mkdirSync(OUT, { recursive: true })
+for (const [path, bytes] of written) writeFileSync(path, bytes)
+writeFileSync(FILES.sums, sumText(written.map(([path, bytes]) => [basename(path), bytes])))
 console.log(`${OUT}: ${brands.length} brands, ${alternatives.length} alternatives (${source})`)

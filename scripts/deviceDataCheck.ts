@@ -1,17 +1,18 @@
 /**
- * Checks the device database whole, as a start from source does (its CRC-32 and length against the sum beside it),
- * and exits 1 naming the file if it is damaged:
+ * Checks the device database whole, as a start from source does (each file's CRC-32 and length against the sums
+ * beside them), and exits 1 naming the file if one is damaged:
  *
- *   bun scripts/deviceDataCheck.ts [FILE]   # FILE: generated/devices.data; its sum is FILE's .sum beside it
+ *   bun scripts/deviceDataCheck.ts [FOLDER]   # FOLDER: generated/devices
  *
- * `npm run build` runs it before `bun build --compile` embeds the file: the binary's start checks its length alone.
+ * `npm run build` runs it before `bun build --compile` embeds the files: the binary's start checks their lengths alone.
  */
 import { Effect } from "effect"
+import { deviceFilesIn } from "../src/Tools/UserAgent/device/Data.ts"
 import { checkDeviceData } from "../src/Tools/UserAgent/device/Database.ts"
 
-const file = process.argv[2] ?? new URL("../generated/devices.data", import.meta.url).pathname
+const folder = process.argv[2] ?? new URL("../generated/devices", import.meta.url).pathname
 const problem = await Effect.runPromise(
-  Effect.match(checkDeviceData(file, `${file.replace(/\.data$/, "")}.sum`), {
+  Effect.match(checkDeviceData(deviceFilesIn(folder)), {
     onFailure: (error) => error.message,
     onSuccess: () => undefined
   })

@@ -1,5 +1,6 @@
-/** The generated device database's shape: plain JSON, column by column (scripts/deviceData.ts writes it). */
+/** The generated device database's shape: plain JSON, column by column, in a few files (scripts/deviceData.ts). */
 import { Schema } from "effect"
+import { join } from "node:path"
 import { crc32 } from "node:zlib"
 import type { Filing, Tables } from "./PatternIndex.ts"
 
@@ -22,7 +23,7 @@ const FilingData = Schema.Struct({
 })
 export type FilingData = typeof FilingData.Type
 
-/** The file's first line: what the first lookup needs (scripts/deviceData.ts writes it). */
+/** The index: what the first lookup needs (scripts/deviceData.ts writes it). */
 export const DeviceIndex = Schema.Struct({
   source: Schema.String,
   stamp: Schema.String,
@@ -38,7 +39,7 @@ export const DeviceIndex = Schema.Struct({
 })
 export type DeviceIndex = typeof DeviceIndex.Type
 
-/** Brand n's models, line n + 1: read on the brand's first string. */
+/** Brand n's models, a line of a brands file (`BRAND_FILES`): read on the brand's first string. */
 export const BrandModels = Schema.Struct({
   patterns: Strings,
   templates: OptionalStrings,
@@ -49,16 +50,46 @@ export const BrandModels = Schema.Struct({
 })
 export type BrandModels = typeof BrandModels.Type
 
-/** The last line: models' names one brand alone gives (lower case, one space between words), what each names. */
+/** The names file: models' names one brand alone gives (lower case, one space between words), what each names. */
 export const ModelNames = Schema.Struct({ texts: Strings, vendors: Strings, names: Strings, classes: Numbers })
 export type ModelNames = typeof ModelNames.Type
 
-/** The file as the lookups read it: the index at once, a brand's line or the names' when first asked for. */
+/** The data as the lookups read it: the index at once, a brand's line or the names when first asked for. */
 export interface DeviceFile {
   readonly index: DeviceIndex
   readonly brand: (n: number) => BrandModels
   readonly names: () => ModelNames
 }
+
+/**
+ * The brands' lines are spread over this many files, brand n at line floor(n / BRAND_FILES) of file n % BRAND_FILES:
+ * a brand's first string reads one file of ~350 KB, not all 2.8 MB (a compiled binary reads an embedded file only
+ * whole, and a read of several megabytes starts a collection inside that string's parse).
+ */
+export const BRAND_FILES = 8
+
+/** The generated files, in the folder the generator writes them to (scripts/deviceData.ts). */
+export interface DeviceFiles {
+  /** the index: JSON of `DeviceIndex`, loaded as a module (the compiled binary carries it as code) */
+  readonly index: string
+  /** the brands' models: JSON Lines of `BrandModels` */
+  readonly brands: ReadonlyArray<string>
+  /** the names: JSON of `ModelNames`, one line */
+  readonly names: string
+  /** a line a file, in `inOrder`'s order: `sumOf` the file, then its name */
+  readonly sums: string
+}
+
+/** The files the generator writes to `folder` (generated/devices). */
+export const deviceFilesIn = (folder: string): DeviceFiles => ({
+  index: join(folder, "index.json"),
+  brands: Array.from({ length: BRAND_FILES }, (_, k) => join(folder, `brands-${k}.jsonl`)),
+  names: join(folder, "names.jsonl"),
+  sums: join(folder, "files.sum")
+})
+
+/** The files the sums list, in their order. */
+export const inOrder = (files: DeviceFiles): ReadonlyArray<string> => [files.index, ...files.brands, files.names]
 
 // the decoded bytes in place where they start a buffer of their own (a long column), else a copy that does, so that
 // 32-bit columns are aligned and a short one keeps no shared pool alive
@@ -84,11 +115,20 @@ export const filingOf = (data: FilingData): Filing => ({
   always: int32sOf(data.always)
 })
 
-/** The sum the generator writes beside the file (`devices.sum`): its CRC-32 in hex and its length in bytes. */
-export const sumOf = (bytes: Uint8Array): string => `${crc32(bytes).toString(16).padStart(8, "0")} ${bytes.length}\n`
+/** A file's sum: its CRC-32 in hex and its length in bytes. */
+export const sumOf = (bytes: Uint8Array): string => `${crc32(bytes).toString(16).padStart(8, "0")} ${bytes.length}`
 
-/** The length a sum gives, undefined where it is not one `sumOf` writes. */
-export const lengthOf = (sum: string): number | undefined => {
-  const length = /^[0-9a-f]{8} (\d+)\n$/.exec(sum)?.[1]
-  return length === undefined ? undefined : Number(length)
+/** The sums file's text for `files` (name and bytes, in `inOrder`'s order). */
+export const sumText = (files: ReadonlyArray<readonly [name: string, bytes: Uint8Array]>): string =>
+  files.map(([name, bytes]) => `${sumOf(bytes)} ${name}\n`).join("")
+
+/** The sums a sums file gives, in its order; undefined where it is not what `sumText` writes for `count` files. */
+export const sumsIn = (text: string, count: number): ReadonlyArray<string> | undefined => {
+  const lines = text.split("\n")
+  if (lines.length !== count + 1 || lines[count] !== "") return undefined
+  const sums = lines.slice(0, count).map((line) => /^([0-9a-f]{8} \d+) \S+$/.exec(line)?.[1])
+  return sums.every((sum): sum is string => sum !== undefined) ? sums : undefined
 }
+
+/** The length a sum gives. */
+export const lengthOf = (sum: string): number => Number(sum.slice(9))

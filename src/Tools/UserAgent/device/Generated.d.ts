@@ -1,9 +1,9 @@
-// The generated device database, imported `with { type: "file" }`: its path (embedded in the compiled binary)
-declare module "*.data" {
+// The generated device database's files imported `with { type: "file" }`: their paths (embedded in the compiled binary)
+declare module "*.jsonl" {
   const path: string
   export default path
 }
-// and its sum (device/Data.ts's sumOf), checked at start
+// and their sums (device/Data.ts's sumText), checked at start
 declare module "*.sum" {
   const path: string
   export default path

@@ -1,19 +1,42 @@
-import { describe, expect, test } from "bun:test"
+import { afterAll, describe, expect, test } from "bun:test"
 import { Cause, Effect, Exit } from "effect"
 import { randomBytes } from "node:crypto"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { fileTexts, filingData } from "../../../../scripts/deviceData/PatternFiling.ts"
+import { BRAND_FILES, deviceFilesIn, filingOf } from "../../../../src/Tools/UserAgent/device/Data.ts"
+import { generatedFiles } from "../../../../src/Tools/UserAgent/device/Files.ts"
 import {
   checkDeviceData,
   checkDeviceLength,
   DeviceDataUnreadable,
+  importJson,
   readDeviceData
 } from "../../../../src/Tools/UserAgent/device/Database.ts"
-import { filingOf } from "../../../../src/Tools/UserAgent/device/Data.ts"
-import { fileTexts, filingData } from "../../../../scripts/deviceData/PatternFiling.ts"
 
-const generated = new URL("../../../../generated/devices.data", import.meta.url).pathname
+const generated = new URL("../../../../generated/devices", import.meta.url).pathname
+
+const copies: Array<string> = []
+afterAll(() => {
+  for (const dir of copies) rmSync(dir, { recursive: true, force: true })
+})
+
+/** A copy of the generated folder, each file as `change` leaves it (by its name). */
+const copyOf = (change: (name: string, bytes: Buffer) => Uint8Array | undefined = (_, bytes) => bytes) => {
+  const dir = mkdtempSync(join(tmpdir(), "device-data-"))
+  copies.push(dir)
+  cpSync(generated, dir, { recursive: true })
+  for (const name of readdirSync(dir)) {
+    const bytes = change(name, readFileSync(join(dir, name)))
+    if (bytes === undefined) rmSync(join(dir, name))
+    else writeFileSync(join(dir, name), bytes)
+  }
+  return deviceFilesIn(dir)
+}
+
+/** `readDeviceData` of a folder, its index imported from there (each copy a path of its own, so no module cached). */
+const read = (files: ReturnType<typeof deviceFilesIn>) => readDeviceData(files, importJson(files.index))
 
 /** A full collection in a later turn of the event loop: a weakly held value read in this one is kept until it ends. */
 const collected = async () => {
@@ -21,77 +44,70 @@ const collected = async () => {
   Bun.gc(true)
 }
 
-/** Full collections a turn apart until `ref` is cleared, ten at most: the collector scans the stack conservatively, so
- * a stale pointer there can keep an object for a collection or two (this test failed 4 times in 12 with one). */
-const collectedAway = async (ref: WeakRef<object>) => {
-  for (let tries = 0; tries < 10 && ref.deref() !== undefined; tries++) await collected()
-}
+const failureOf = (exit: Exit.Exit<unknown, unknown>) => (Exit.isFailure(exit) ? Cause.squash(exit.cause) : undefined)
+const damagedMessage = (path: string) =>
+  `the device database ${path} is damaged (not the whole JSON the generator writes): run \`npm run data\` to write it again`
 
-/** What `readDeviceData` makes of a file holding `bytes`: the data, or its failure. */
-const readBack = async (bytes: Uint8Array) => {
-  const dir = mkdtempSync(join(tmpdir(), "device-data-"))
-  const path = join(dir, "devices.data")
-  writeFileSync(path, bytes)
-  try {
-    return { path, exit: await Effect.runPromiseExit(readDeviceData(path)) }
-  } finally {
-    rmSync(dir, { recursive: true })
-  }
-}
+const samsungAt = (names: ReadonlyArray<string>) => names.lastIndexOf("Samsung")
 
-describe("the generated data file", () => {
-  const whole = readFileSync(generated)
-
+describe("the generated folder", () => {
   test("reads back whole, a pattern beyond ASCII as the package wrote it (OneClick's `X-music (?:S|Ⅲ|III)`)", async () => {
-    // all of ASCII, so a process holds its text at a byte a character
-    expect(whole.every((byte) => byte < 0x80)).toBe(true)
-    // read in place: a brand's line is read again from the file once the collector has taken its bytes
-    const exit = await Effect.runPromiseExit(readDeviceData(generated))
-    expect(Exit.isSuccess(exit)).toBe(true)
-    const data = Exit.isSuccess(exit) ? exit.value : undefined
-    expect(data?.index.source).toStartWith("node-device-detector ")
-    expect(data?.index.alternatives.sources.some((source) => source.includes("X-music (?:S|Ⅲ|III)"))).toBe(true)
+    const files = deviceFilesIn(generated)
+    // all of ASCII, so a process holds the brands' text at a byte a character
+    for (const name of readdirSync(generated))
+      expect(readFileSync(join(generated, name)).every((byte) => byte < 0x80)).toBe(true)
+    const data = await Effect.runPromise(read(files))
+    expect(data.index.source).toStartWith("node-device-detector ")
+    expect(data.index.alternatives.sources.some((source) => source.includes("X-music (?:S|Ⅲ|III)"))).toBe(true)
     // a line for each brand's models, read when asked for (Samsung's phones: the last of its parsers)
-    const samsung = data!.index.brands.names.lastIndexOf("Samsung")
-    expect(data?.brand(samsung).patterns.length).toBeGreaterThan(100)
-    expect(data?.names().texts).toContain("fire phone")
+    expect(data.brand(samsungAt(data.index.brands.names)).patterns.length).toBeGreaterThan(100)
+    expect(data.names().texts).toContain("fire phone")
+    // the folder holds these files and no other: the index, the brands' files, the names and their sums
+    expect(readdirSync(generated).sort()).toEqual(
+      [files.index, ...files.brands, files.names, files.sums].map((path) => path.slice(generated.length + 1)).sort()
+    )
   })
 
-  test("a brand first asked for after the file's bytes were collected is read from the file again, if unchanged", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "device-data-"))
-    const path = join(dir, "devices.data")
-    writeFileSync(path, whole)
-    try {
-      const data = await Effect.runPromise(readDeviceData(path))
-      const brand = (name: string) => data.brand(data.index.brands.names.lastIndexOf(name))
-      // the bytes read at first are held weakly: gone after a full collection
-      await collected()
-      expect(brand("Samsung").patterns.length).toBeGreaterThan(100)
-      writeFileSync(
-        path,
-        Uint8Array.from(whole, (byte, at) => (at === whole.length >> 1 ? byte ^ 1 : byte))
-      )
-      await collected()
-      expect(() => brand("Xiaomi")).toThrow(`the device database ${path} has changed since it was first read`)
-    } finally {
-      rmSync(dir, { recursive: true })
-    }
+  test("a brands file is read again once its bytes were collected, and checked by its sum each time", async () => {
+    const files = copyOf()
+    const data = await Effect.runPromise(read(files))
+    const samsung = samsungAt(data.index.brands.names)
+    const file = files.brands[samsung % BRAND_FILES]!
+    expect(data.brand(samsung).patterns.length).toBeGreaterThan(100)
+    // the bytes read are held weakly: gone after a full collection, then read again from the file
+    await collected()
+    expect(data.brand(samsung).patterns.length).toBeGreaterThan(100)
+    const whole = readFileSync(file)
+    writeFileSync(
+      file,
+      Uint8Array.from(whole, (byte, at) => (at === whole.length >> 1 ? byte ^ 1 : byte))
+    )
+    await collected()
+    expect(() => data.brand(samsung)).toThrow(damagedMessage(file))
   })
 
-  const damaged: Array<[string, Uint8Array]> = [
-    ["empty", new Uint8Array(0)],
-    ["cut in half", whole.subarray(0, whole.length >> 1)],
-    ["a random body", randomBytes(whole.length)],
-    ["JSON of another shape", new TextEncoder().encode('{"source":"node-device-detector","brands":[]}')]
+  const damages: Array<[string, (whole: Buffer) => Uint8Array]> = [
+    ["empty", () => new Uint8Array(0)],
+    ["cut in half", (whole) => whole.subarray(0, whole.length >> 1)],
+    ["a random body", (whole) => randomBytes(whole.length)],
+    ["JSON of another shape", () => new TextEncoder().encode('{"source":"node-device-detector","brands":[]}')]
   ]
-  for (const [what, bytes] of damaged)
-    test(`is refused when ${what}, naming the file and what to do`, async () => {
-      const { path, exit } = await readBack(bytes)
-      const error = Exit.isFailure(exit) ? Cause.squash(exit.cause) : undefined
+  for (const [what, damage] of damages)
+    test(`an index ${what} is refused, naming the file and what to do`, async () => {
+      const files = copyOf((name, bytes) => (name === "index.json" ? damage(bytes) : bytes))
+      const error = failureOf(await Effect.runPromiseExit(read(files)))
       expect(error).toBeInstanceOf(DeviceDataUnreadable)
-      expect(String(error)).toStartWith(`the device database ${path} `)
-      expect(String(error)).toEndWith(": run `npm run data` to write it again")
+      expect(String(error)).toBe(damagedMessage(files.index))
     })
+
+  test("the sums missing or damaged are refused, naming their file", async () => {
+    const missing = copyOf((name, bytes) => (name === "files.sum" ? undefined : bytes))
+    expect(String(failureOf(await Effect.runPromiseExit(read(missing))))).toStartWith(
+      `the device database ${missing.sums} cannot be read (`
+    )
+    const cut = copyOf((name, bytes) => (name === "files.sum" ? bytes.subarray(0, 30) : bytes))
+    expect(String(failureOf(await Effect.runPromiseExit(read(cut))))).toBe(damagedMessage(cut.sums))
+  })
 
   test("keeps a filing as it was made: every byte of its pieces (END, beyond ASCII) and every number", () => {
     const filing = fileTexts(["SM-A536(?:[);/ ]|$)", "Galaxy (S\\d+)", "Café[ _]Phone", "[a-z]+\\d"])
@@ -102,99 +118,67 @@ describe("the generated data file", () => {
   })
 })
 
-describe("the check at start, by the sum the generator writes beside the file", () => {
-  const whole = readFileSync(generated)
-  const sum = readFileSync(generated.replace(/\.data$/, ".sum"))
-
-  /** What `checkFile` makes of a file holding `bytes` beside the generator's sum of the real one. */
-  const check = async (
-    bytes: Uint8Array,
-    checkFile: (path: string, sumPath: string) => Effect.Effect<unknown, DeviceDataUnreadable> = checkDeviceData
+describe("the check at start, by the sums the generator writes beside the files", () => {
+  const files = deviceFilesIn(generated)
+  const checkCopy = async (
+    change: Parameters<typeof copyOf>[0],
+    check: typeof checkDeviceData | typeof checkDeviceLength = checkDeviceData
   ) => {
-    const dir = mkdtempSync(join(tmpdir(), "device-sum-"))
-    const [path, sumPath] = [join(dir, "devices.data"), join(dir, "devices.sum")]
-    writeFileSync(path, bytes)
-    writeFileSync(sumPath, sum)
-    try {
-      return { path, exit: await Effect.runPromiseExit(checkFile(path, sumPath)) }
-    } finally {
-      rmSync(dir, { recursive: true })
-    }
+    const copy = copyOf(change)
+    return { copy, error: failureOf(await Effect.runPromiseExit(check(copy))) }
   }
 
-  test("passes the file as the generator wrote it", async () => {
-    expect(Exit.isSuccess((await check(whole)).exit)).toBe(true)
+  test("passes the files as the generator wrote them", async () => {
+    expect((await checkCopy(undefined)).error).toBeUndefined()
   })
 
   // a body of the same length, and one byte changed: only a sum of the whole tells, not a size
-  const flipped = Uint8Array.from(whole, (byte, at) => (at === whole.length >> 1 ? byte ^ 1 : byte))
-  for (const [what, bytes] of [
-    ["a random body of the same length", randomBytes(whole.length)],
-    ["one byte changed", flipped],
-    ["cut in half", whole.subarray(0, whole.length >> 1)]
-  ] as const)
-    test(`refuses ${what}, naming the file and what to do`, async () => {
-      const { path, exit } = await check(bytes)
-      const error = Exit.isFailure(exit) ? Cause.squash(exit.cause) : undefined
-      expect(String(error)).toBe(
-        `the device database ${path} is damaged (not the whole JSON the generator writes): run \`npm run data\` to write it again`
-      )
-    })
+  const flip = (whole: Buffer) => Uint8Array.from(whole, (byte, at) => (at === whole.length >> 1 ? byte ^ 1 : byte))
+  const damages = [
+    ["a random body of the same length", (whole: Buffer) => randomBytes(whole.length)],
+    ["one byte changed", flip],
+    ["cut in half", (whole: Buffer) => whole.subarray(0, whole.length >> 1)]
+  ] as const
+  for (const victim of ["index.json", "brands-3.jsonl", "names.jsonl"])
+    for (const [what, damage] of damages)
+      test(`refuses ${victim} with ${what}, naming the file and what to do`, async () => {
+        const { copy, error } = await checkCopy((name, bytes) => (name === victim ? damage(bytes) : bytes))
+        expect(String(error)).toBe(damagedMessage(join(copy.sums, "..", victim)))
+      })
 
-  // the compiled binary's copy, checked whole by its build: its start reads the length only
-  test("the binary's start passes the file as the generator wrote it, and refuses one of another length", async () => {
-    expect(Exit.isSuccess((await check(whole, checkDeviceLength)).exit)).toBe(true)
-    for (const bytes of [whole.subarray(0, whole.length >> 1), Buffer.concat([whole, whole.subarray(0, 1)])]) {
-      const { path, exit } = await check(bytes, checkDeviceLength)
-      const error = Exit.isFailure(exit) ? Cause.squash(exit.cause) : undefined
-      expect(String(error)).toBe(
-        `the device database ${path} is damaged (not the whole JSON the generator writes): run \`npm run data\` to write it again`
+  // the compiled binary carries the index as code and embeds the other files, checked whole by its build
+  test("the binary's start checks the embedded files' lengths, not the index, which it holds as code", async () => {
+    expect((await checkCopy(undefined, checkDeviceLength)).error).toBeUndefined()
+    const noIndex = await checkCopy((name, bytes) => (name === "index.json" ? undefined : bytes), checkDeviceLength)
+    expect(noIndex.error).toBeUndefined()
+    for (const damage of [
+      (whole: Buffer) => whole.subarray(0, whole.length >> 1),
+      (whole: Buffer) => Buffer.concat([whole, whole.subarray(0, 1)])
+    ]) {
+      const { copy, error } = await checkCopy(
+        (name, bytes) => (name === "brands-5.jsonl" ? damage(bytes) : bytes),
+        checkDeviceLength
       )
+      expect(String(error)).toBe(damagedMessage(copy.brands[5]!))
     }
   })
 
-  test("the build refuses a damaged file before embedding it (scripts/deviceDataCheck.ts), and passes a whole one", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "device-build-"))
-    const [path, sumPath] = [join(dir, "devices.data"), join(dir, "devices.sum")]
+  test("the build refuses a damaged folder before embedding it (scripts/deviceDataCheck.ts), and passes a whole one", async () => {
     const script = new URL("../../../../scripts/deviceDataCheck.ts", import.meta.url).pathname
-    const run = async () => {
-      const proc = Bun.spawn([process.execPath, script, path], { stdout: "ignore", stderr: "pipe" })
+    const run = async (folder: string) => {
+      const proc = Bun.spawn([process.execPath, script, folder], { stdout: "ignore", stderr: "pipe" })
       const stderr = await new Response(proc.stderr).text()
       return { code: await proc.exited, stderr: stderr.trim() }
     }
-    try {
-      writeFileSync(sumPath, sum)
-      writeFileSync(path, whole)
-      expect(await run()).toEqual({ code: 0, stderr: "" })
-      writeFileSync(path, flipped)
-      expect(await run()).toEqual({
-        code: 1,
-        stderr: `deviceDataCheck: the device database ${path} is damaged (not the whole JSON the generator writes): run \`npm run data\` to write it again`
-      })
-    } finally {
-      rmSync(dir, { recursive: true })
-    }
+    expect(await run(generated)).toEqual({ code: 0, stderr: "" })
+    const copy = copyOf((name, bytes) => (name === "brands-0.jsonl" ? flip(bytes) : bytes))
+    expect(await run(join(copy.sums, ".."))).toEqual({
+      code: 1,
+      stderr: `deviceDataCheck: ${damagedMessage(copy.brands[0]!)}`
+    })
   })
 
-  test("the bytes the start checked serve the first read while held; once collected, the file is read and checked again", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "device-checked-"))
-    const [path, sumPath] = [join(dir, "devices.data"), join(dir, "devices.sum")]
-    writeFileSync(path, whole)
-    writeFileSync(sumPath, sum)
-    try {
-      const checked = await Effect.runPromise(checkDeviceData(path, sumPath))
-      writeFileSync(path, whole.subarray(0, 1000))
-      // still held in this turn: the file as checked, not as it is now
-      const data = await Effect.runPromise(readDeviceData(path, sumPath, checked))
-      expect(data.brand(data.index.brands.names.lastIndexOf("Samsung")).patterns.length).toBeGreaterThan(100)
-      await collectedAway(checked.bytes)
-      expect(checked.bytes.deref()).toBeUndefined()
-      const exit = await Effect.runPromiseExit(readDeviceData(path, sumPath, checked))
-      expect(String(Exit.isFailure(exit) ? Cause.squash(exit.cause) : undefined)).toBe(
-        `the device database ${path} is damaged (not the whole JSON the generator writes): run \`npm run data\` to write it again`
-      )
-    } finally {
-      rmSync(dir, { recursive: true })
-    }
+  test("the files the service checks and embeds (Files.ts) are the generator's, each of them", () => {
+    expect(generatedFiles).toEqual(files)
   })
 })

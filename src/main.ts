@@ -9,9 +9,13 @@ const serve = Effect.promise(() => import("./Platform/Server.ts")).pipe(
   Effect.tapCause((cause) => Effect.sync(() => reportStartFailure(Cause.squash(cause))))
 )
 
+// a command reports its own failures; its modules not loading (a generated file missing) is said here
 const commandLine = Effect.promise(() =>
   Promise.all([import("./Cli/index.ts"), import("./Platform/CliEnvironment.ts")])
-).pipe(Effect.flatMap(([Cli, { CliEnvironmentLive }]) => Cli.run(serve).pipe(Effect.provide(CliEnvironmentLive))))
+).pipe(
+  Effect.tapCause((cause) => Effect.sync(() => reportStartFailure(Cause.squash(cause)))),
+  Effect.flatMap(([Cli, { CliEnvironmentLive }]) => Cli.run(serve).pipe(Effect.provide(CliEnvironmentLive)))
+)
 
 const main = process.argv.length > 2 ? commandLine : serve
 

@@ -80,6 +80,20 @@ describe("a damaged device database stops the start", () => {
   }
 })
 
+describe("a missing device database (an install with --ignore-scripts) stops the start", () => {
+  for (const args of [[], ["parse"]])
+    test(`${args.length === 0 ? "the server" : "`parse`"} exits 1, the last line naming the file it lacks`, async () => {
+      const dir = damagedCopy((whole) => whole)
+      rmSync(join(dir, "generated"), { recursive: true })
+      const { code, stdout, lines } = await run(dir, args, SAMSUNG)
+      expect({ code, last: lines.at(-1) }).toEqual({
+        code: 1,
+        last: expect.stringMatching(/^tools-api: could not start: .*Cannot find module '[./]*generated\/devices\//)
+      })
+      expect(stdout).not.toContain("Listening on")
+    })
+})
+
 describe("a device database damaged after the start", () => {
   // the index is checked at start and loaded on the first string that needs it (device/Database.ts): damaged in
   // between, it leaves the parses without the database's names, said once in the log

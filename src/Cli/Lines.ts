@@ -40,8 +40,14 @@ const entryOf = (line: string) => {
   const [, client, day, , year, clock, offsetHours, offsetMinutes, request, status, , userAgent] = match
   const target = REQUEST.exec(unescapeField(request!))
   const time = `${year}-${String(month).padStart(2, "0")}-${day}T${clock}${offsetHours}:${offsetMinutes}`
-  const log = { client: client!, time, method: target?.[1] ?? null, path: target?.[2] ?? null }
-  return { log: { ...log, status: status === "-" ? null : Number(status) }, userAgent: unescapeField(userAgent!) }
+  const log = {
+    client: client!,
+    time,
+    method: target?.[1] ?? null,
+    path: target?.[2] ?? null,
+    status: status === "-" ? null : Number(status)
+  }
+  return { log, userAgent: unescapeField(userAgent!) }
 }
 
 /** The longest line read whole: a user agent is at most 2,048 characters, an access-log line several header fields. */
@@ -53,8 +59,9 @@ interface Pending {
   readonly skipping: boolean
 }
 
-// a `\r` kept at the end may be half of a `\r\n` whose `\n` has not been read yet
-const overLong = (text: string) => text.length - (text.endsWith("\r") ? 1 : 0) > MAX_LINE
+// a `\r` kept at the end may be half of a `\r\n` whose `\n` has not been read yet; its length alone, for a line that
+// is not near the bound (every line is asked)
+const overLong = (text: string) => text.length > MAX_LINE && text.length - (text.endsWith("\r") ? 1 : 0) > MAX_LINE
 
 // Lines end at `\n` (a `\r` before it dropped); a line is given up as soon as it passes MAX_LINE, cut to MAX_LINE + 1
 // characters (so it reads as too long), and the rest of it is skipped until its `\n`.

@@ -39,13 +39,9 @@ const infoOf = (parsed: Parsed): UserAgentInfo => (typeof parsed === "string" ? 
 /** How a format makes an agent's share once, and a line from it and the line's own fields. */
 interface Shape<Part> {
   readonly of: (parsed: Parsed, userAgent: string) => Part
-  readonly line: (
-    file: string | undefined,
-    line: number,
-    log: LogEntry | undefined,
-    userAgent: string,
-    part: Part
-  ) => string
+  /** The share as a block's lines of `userAgent` write it: made once an agent a block, not kept. */
+  readonly inBlock: (part: Part, userAgent: string) => Part
+  readonly line: (file: string | undefined, line: number, log: LogEntry | undefined, part: Part) => string
   /** Characters kept for the part. */
   readonly size: (part: Part) => number
 }
@@ -53,8 +49,8 @@ interface Shape<Part> {
 const AGENT_KEY = '"userAgent":'
 
 // the API's data as it is, with where the line was and what the log said beside it: `{"file":…,"line":…,"log":…,` and
-// the data's own JSON from its first key, as JSON.stringify writes the spread object. Kept from its second key on (the
-// line writes its own agent's), and one copy for agents whose data is the same (Interned.ts).
+// the data's own JSON from its first key, as JSON.stringify writes the spread object. Kept from its second key on (a
+// block puts its agent back, once), and one copy for agents whose data is the same (Interned.ts).
 const json = (interned: (text: string) => string): Shape<string> => ({
   of: (parsed, userAgent) => {
     const data = typeof parsed === "string" ? parsed : JSON.stringify(parsed)
@@ -62,24 +58,26 @@ const json = (interned: (text: string) => string): Shape<string> => ({
     // whole, were the data to name another agent than its line's
     return interned(data.startsWith(head) ? data.slice(head.length) : data.slice(1))
   },
-  line: (file, line, log, userAgent, part) => {
-    const data = part.startsWith(AGENT_KEY) ? part : `${AGENT_KEY}${JSON.stringify(userAgent)},${part}`
-    return log === undefined
+  inBlock: (part, userAgent) =>
+    part.startsWith(AGENT_KEY) ? part : `${AGENT_KEY}${JSON.stringify(userAgent)},${part}`,
+  line: (file, line, log, data) =>
+    log === undefined
       ? `{${data}\n`
-      : `{${file === undefined ? "" : `"file":${JSON.stringify(file)},`}"line":${line},"log":${JSON.stringify(log)},${data}\n`
-  },
+      : `{${file === undefined ? "" : `"file":${JSON.stringify(file)},`}"line":${line},"log":${JSON.stringify(log)},${data}\n`,
   size: (part) => part.length
 })
 
 const csv = (combined: boolean): Shape<string> => ({
   of: (parsed) => csvData(infoOf(parsed)),
-  line: (file, line, log, _userAgent, part) => csvRow(file, line, combined, log, part),
+  inBlock: (part) => part,
+  line: (file, line, log, part) => csvRow(file, line, combined, log, part),
   size: (part) => part.length
 })
 
 const summarised = (summary: ReturnType<typeof makeSummary>): Shape<Counted> => ({
   of: (parsed) => countedOf(infoOf(parsed)),
-  line: (_file, _line, log, _userAgent, part) => {
+  inBlock: (part) => part,
+  line: (_file, _line, log, part) => {
     summary.add(part, log)
     return ""
   },
@@ -121,33 +119,39 @@ export const makeAnswer = <E>(
           const { userAgent } = entry
           if (parts.has(userAgent) || fresh.has(userAgent)) continue
           // an agent is kept only once it passed the API's check, so a kept one needs none
-          const part = known?.get(userAgent) ?? refusal(userAgent)
-          if (part !== undefined) parts.set(userAgent, part)
-          else fresh.add(userAgent)
+          const kept = known?.get(userAgent)
+          if (kept !== undefined) parts.set(userAgent, shape.inBlock(kept, userAgent))
+          else {
+            const refused = refusal(userAgent)
+            if (refused !== undefined) parts.set(userAgent, refused)
+            else fresh.add(userAgent)
+          }
         }
         const agents = [...fresh]
         const copies = agents.map(detached)
         const parsed = yield* parseAll(copies)
         parsed.forEach((data, i) => {
           const part = shape.of(data, copies[i]!)
-          parts.set(agents[i]!, part)
+          parts.set(agents[i]!, shape.inBlock(part, copies[i]!))
           known?.set(copies[i]!, part)
         })
         return () => {
-          let out = ""
+          // joined once: a text grown line by line is a rope the write then flattens
+          const out: Array<string> = []
           entries.forEach((entry, i) => {
             if (entry === "no user agent") counts.skipped++
-            else if (entry instanceof InvalidRequest) out += failure(file, first + i, entry)
+            else if (entry instanceof InvalidRequest) out.push(failure(file, first + i, entry))
             else {
               const part = parts.get(entry.userAgent)!
-              out +=
+              out.push(
                 part instanceof InvalidRequest
                   ? failure(file, first + i, part)
-                  : shape.line(file, first + i, entry.log, entry.userAgent, part)
+                  : shape.line(file, first + i, entry.log, part)
+              )
             }
           })
           counts.lines += lines.length
-          return out
+          return out.join("")
         }
       })
   }

@@ -59,8 +59,8 @@ interface Pending {
   readonly skipping: boolean
 }
 
-// a `\r` kept at the end may be half of a `\r\n` whose `\n` has not been read yet; its length alone, for a line that
-// is not near the bound (every line is asked)
+// a `\r` kept at the end may be half of a `\r\n` whose `\n` has not been read yet; every line is asked, and one within
+// the bound is told by its length alone
 const overLong = (text: string) => text.length > MAX_LINE && text.length - (text.endsWith("\r") ? 1 : 0) > MAX_LINE
 
 // Lines end at `\n` (a `\r` before it dropped); a line is given up as soon as it passes MAX_LINE, cut to MAX_LINE + 1

@@ -63,7 +63,7 @@ export interface DeviceFile {
 
 /**
  * The brands' lines are spread over this many files, brand n at line floor(n / BRAND_FILES) of file n % BRAND_FILES:
- * a brand's first string reads one file of ~350 KB, not all 2.8 MB (a compiled binary reads an embedded file only
+ * a brand's first string reads one file of ~300 KB, not all 2.4 MB (a compiled binary reads an embedded file only
  * whole, and a read of several megabytes starts a collection inside that string's parse).
  */
 export const BRAND_FILES = 8

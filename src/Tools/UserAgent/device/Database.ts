@@ -84,8 +84,8 @@ const decodeIndex = Schema.decodeUnknownEffect(DeviceIndex)
 const decodeBrand = Schema.decodeUnknownSync(Schema.fromJsonString(BrandModels))
 const decodeNames = Schema.decodeUnknownSync(Schema.fromJsonString(ModelNames))
 
-/** A file's bytes, read at once inside a lookup and checked by its sum; a damaged one throws (the parse answers
- * without the database). */
+/** A file's bytes, read at once inside a lookup and checked by its sum; a damaged one throws, and the string being
+ * parsed is answered Unknown, as any parse that throws is (parse/Groups.ts). */
 const readChecked = (path: string, sum: string): Buffer => {
   const bytes = readFileSync(path)
   if (sumOf(bytes) !== sum) throw damaged(path)
@@ -151,8 +151,8 @@ export class DeviceDatabase extends Context.Service<DeviceDatabase>()("app/Devic
     // documented: true in a process `bun build --compile` made, whose files imported `with { type: "file" }` it embeds
     yield* Bun.isStandaloneExecutable ? checkDeviceLength(generatedFiles) : checkDeviceData(generatedFiles)
     const { pause } = yield* Slicer
-    // checked at start, and again if read again: a file damaged since the start leaves the parses without the
-    // database (no vendor or name from it, the type from the string), said once in the log, never a failed request
+    // checked at start, and again when read: an index damaged since the start leaves the parses without the database
+    // (no vendor or name from it, the type from the string), said once in the log; never a failed request
     let built: Lookups | undefined
     const building = Effect.gen(function* () {
       const data = yield* readDeviceData(generatedFiles, importIndex)

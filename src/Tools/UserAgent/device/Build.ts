@@ -39,8 +39,9 @@ const classOf = (classes: ReadonlyArray<string>) => (c: number) => classes[c] ??
 // the first request that needs a brand reads and indexes that brand's line alone
 const modelsOf = (brandLine: DeviceFile["brand"], kindOf: (c: number) => string) =>
   memoize(({ n }: Brand): Models | null => {
-    const { patterns, templates, vendors, classes, filing } = brandLine(n)
-    if (patterns.length === 0) return null
+    const line = brandLine(n)
+    if (line === undefined || line.patterns.length === 0) return null
+    const { patterns, templates, vendors, classes, filing } = line
     const index = makePatternIndex(
       [...patterns.keys()],
       sourceOf(patterns),
@@ -52,8 +53,13 @@ const namedOf = (namesLine: DeviceFile["names"], kindOf: (c: number) => string) 
   let named: ReadonlyMap<string, Named> | undefined
   return (): ReadonlyMap<string, Named> => {
     if (named !== undefined) return named
-    const { texts, vendors, names, classes } = namesLine()
-    named = new Map(texts.map((text, t) => [text, { vendor: vendors[t]!, name: names[t]!, kind: kindOf(classes[t]!) }]))
+    const line = namesLine()
+    named = new Map(
+      line?.texts.map((text, t) => [
+        text,
+        { vendor: line.vendors[t]!, name: line.names[t]!, kind: kindOf(line.classes[t]!) }
+      ])
+    )
     return named
   }
 }

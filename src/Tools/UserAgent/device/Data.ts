@@ -54,11 +54,12 @@ export type BrandModels = typeof BrandModels.Type
 export const ModelNames = Schema.Struct({ texts: Strings, vendors: Strings, names: Strings, classes: Numbers })
 export type ModelNames = typeof ModelNames.Type
 
-/** The data as the lookups read it: the index at once, a brand's line or the names when first asked for. */
+/** The data as the lookups read it: the index at once, a brand's line or the names when first asked for (undefined
+ * where their file was damaged since the start). */
 export interface DeviceFile {
   readonly index: DeviceIndex
-  readonly brand: (n: number) => BrandModels
-  readonly names: () => ModelNames
+  readonly brand: (n: number) => BrandModels | undefined
+  readonly names: () => ModelNames | undefined
 }
 
 /**

@@ -84,10 +84,14 @@ const decodeIndex = Schema.decodeUnknownEffect(DeviceIndex)
 const decodeBrand = Schema.decodeUnknownSync(Schema.fromJsonString(BrandModels))
 const decodeNames = Schema.decodeUnknownSync(Schema.fromJsonString(ModelNames))
 
-/** A file's bytes, read at once inside a lookup and checked by its sum; a damaged one throws, and the string being
- * parsed is answered Unknown, as any parse that throws is (parse/Groups.ts). */
+/** A file's bytes, read at once inside a lookup and checked by its sum; one that cannot be read whole throws. */
 const readChecked = (path: string, sum: string): Buffer => {
-  const bytes = readFileSync(path)
+  let bytes: Buffer
+  try {
+    bytes = readFileSync(path)
+  } catch (error) {
+    throw unreadable(path, `cannot be read (${error})`)
+  }
   if (sumOf(bytes) !== sum) throw damaged(path)
   return bytes
 }
@@ -136,10 +140,27 @@ export const readDeviceData = Effect.fnUntraced(function* (files: DeviceFiles, l
   const brands = index.brands.names.length
   // brands file k holds brands k, k + BRAND_FILES, …
   const lines = files.brands.map((path, k) => linesOf(path, sums[1 + k]!, Math.ceil((brands - k) / BRAND_FILES)))
+  // a file damaged since the start leaves out what it holds (the string decides without it), said once in the log
+  const run = Effect.runSyncWith(yield* Effect.context<never>())
+  let told = false
+  const unlessDamaged = <A>(path: string, read: () => A): A | undefined => {
+    try {
+      return read()
+    } catch (error) {
+      const problem = error instanceof DeviceDataUnreadable ? error : damaged(path)
+      if (!told) run(Effect.logError(problem.message))
+      told = true
+      return undefined
+    }
+  }
   const file: DeviceFile = {
     index,
-    brand: (n) => decodeBrand(lines[n % BRAND_FILES]!(Math.floor(n / BRAND_FILES))),
-    names: () => decodeNames(readChecked(files.names, sums.at(-1)!).toString("latin1"))
+    brand: (n) =>
+      unlessDamaged(files.brands[n % BRAND_FILES]!, () =>
+        decodeBrand(lines[n % BRAND_FILES]!(Math.floor(n / BRAND_FILES)))
+      ),
+    names: () =>
+      unlessDamaged(files.names, () => decodeNames(readChecked(files.names, sums.at(-1)!).toString("latin1")))
   }
   return file
 })
@@ -152,7 +173,7 @@ export class DeviceDatabase extends Context.Service<DeviceDatabase>()("app/Devic
     yield* Bun.isStandaloneExecutable ? checkDeviceLength(generatedFiles) : checkDeviceData(generatedFiles)
     const { pause } = yield* Slicer
     // checked at start, and again when read: an index damaged since the start leaves the parses without the database
-    // (no vendor or name from it, the type from the string), said once in the log; never a failed request
+    // (no vendor or name from it, the type from the string), a brands file its brands' models; said once in the log
     let built: Lookups | undefined
     const building = Effect.gen(function* () {
       const data = yield* readDeviceData(generatedFiles, importIndex)

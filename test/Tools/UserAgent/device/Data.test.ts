@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test"
-import { Cause, Effect, Exit } from "effect"
+import { Cause, Effect, Exit, Logger } from "effect"
 import { randomBytes } from "node:crypto"
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -38,6 +38,16 @@ const copyOf = (change: (name: string, bytes: Buffer) => Uint8Array | undefined 
 /** `readDeviceData` of a folder, its index imported from there (each copy a path of its own, so no module cached). */
 const read = (files: ReturnType<typeof deviceFilesIn>) => readDeviceData(files, importJson(files.index))
 
+/** `effect`'s value, and the messages logged by what it made, then or later (its context's loggers). */
+const logged = async <A, E>(effect: Effect.Effect<A, E>) => {
+  const lines: Array<string> = []
+  const capture = Logger.make(({ logLevel, message }) => {
+    lines.push(`${logLevel} ${([] as Array<unknown>).concat(message).join(" ")}`)
+  })
+  const exit = await Effect.runPromiseExit(effect.pipe(Effect.provide(Logger.layer([capture]))))
+  return { value: Exit.isSuccess(exit) ? exit.value : undefined, lines }
+}
+
 /** A full collection in a later turn of the event loop: a weakly held value read in this one is kept until it ends. */
 const collected = async () => {
   await new Promise((resolve) => setImmediate(resolve))
@@ -60,30 +70,45 @@ describe("the generated folder", () => {
     expect(data.index.source).toStartWith("node-device-detector ")
     expect(data.index.alternatives.sources.some((source) => source.includes("X-music (?:S|Ⅲ|III)"))).toBe(true)
     // a line for each brand's models, read when asked for (Samsung's phones: the last of its parsers)
-    expect(data.brand(samsungAt(data.index.brands.names)).patterns.length).toBeGreaterThan(100)
-    expect(data.names().texts).toContain("fire phone")
+    expect(data.brand(samsungAt(data.index.brands.names))?.patterns.length).toBeGreaterThan(100)
+    expect(data.names()?.texts).toContain("fire phone")
     // the folder holds these files and no other: the index, the brands' files, the names and their sums
     expect(readdirSync(generated).sort()).toEqual(
       [files.index, ...files.brands, files.names, files.sums].map((path) => path.slice(generated.length + 1)).sort()
     )
   })
 
-  test("a brands file is read again once its bytes were collected, and checked by its sum each time", async () => {
+  test("a brands file is read again once its bytes were collected; damaged since, its brands go without models, said once", async () => {
     const files = copyOf()
-    const data = await Effect.runPromise(read(files))
-    const samsung = samsungAt(data.index.brands.names)
+    const { value: data, lines } = await logged(read(files))
+    const brands = data!.index.brands.names
+    const samsung = samsungAt(brands)
+    // another brand of the same file, and one of another file
+    const sameFile = brands.findIndex((_, n) => n !== samsung && n % BRAND_FILES === samsung % BRAND_FILES)
+    const otherFile = (samsung + 1) % brands.length
     const file = files.brands[samsung % BRAND_FILES]!
-    expect(data.brand(samsung).patterns.length).toBeGreaterThan(100)
+    expect(data!.brand(samsung)?.patterns.length).toBeGreaterThan(100)
     // the bytes read are held weakly: gone after a full collection, then read again from the file
     await collected()
-    expect(data.brand(samsung).patterns.length).toBeGreaterThan(100)
+    expect(data!.brand(samsung)?.patterns.length).toBeGreaterThan(100)
     const whole = readFileSync(file)
     writeFileSync(
       file,
       Uint8Array.from(whole, (byte, at) => (at === whole.length >> 1 ? byte ^ 1 : byte))
     )
     await collected()
-    expect(() => data.brand(samsung)).toThrow(damagedMessage(file))
+    expect(data!.brand(samsung)).toBeUndefined()
+    expect(data!.brand(sameFile)).toBeUndefined()
+    expect(data!.brand(otherFile)?.patterns).toBeArray()
+    expect(lines).toEqual([`Error ${damagedMessage(file)}`])
+  })
+
+  test("the names damaged since the start: none are read, said in the log", async () => {
+    const files = copyOf()
+    const { value: data, lines } = await logged(read(files))
+    writeFileSync(files.names, readFileSync(files.names).subarray(0, 1000))
+    expect(data!.names()).toBeUndefined()
+    expect(lines).toEqual([`Error ${damagedMessage(files.names)}`])
   })
 
   const damages: Array<[string, (whole: Buffer) => Uint8Array]> = [

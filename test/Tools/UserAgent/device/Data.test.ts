@@ -96,7 +96,9 @@ describe("the generated folder", () => {
       file,
       Uint8Array.from(whole, (byte, at) => (at === whole.length >> 1 ? byte ^ 1 : byte))
     )
-    await collected()
+    // the collector scans the stack conservatively and may keep the bytes a collection or two longer: until they are
+    // gone, the file as first read still answers
+    for (let tries = 0; tries < 10 && data!.brand(samsung) !== undefined; tries++) await collected()
     expect(data!.brand(samsung)).toBeUndefined()
     expect(data!.brand(sameFile)).toBeUndefined()
     expect(data!.brand(otherFile)?.patterns).toBeArray()

@@ -8,7 +8,7 @@
  */
 import { Effect } from "effect"
 import { deviceFilesIn } from "../src/Tools/UserAgent/device/Data.ts"
-import { checkDeviceData } from "../src/Tools/UserAgent/device/Database.ts"
+import { checkDeviceData } from "../src/Tools/UserAgent/device/Check.ts"
 
 const folder = process.argv[2] ?? new URL("../generated/devices", import.meta.url).pathname
 const problem = await Effect.runPromise(

@@ -1,100 +1,21 @@
 /**
- * At start the generated files are only checked whole (each one's CRC-32 and length against the sums the generator
- * wrote beside them), so a damaged one stops the start. The index is loaded, as a JSON module, and the lookups built on
- * the first string that needs them; a brand's file is read on the brand's first string and checked by its sum again.
- * The compiled binary carries the index as code and embeds the other files, checked whole by its build
- * (scripts/deviceDataCheck.ts): its start checks their lengths alone, as reading them whole costs the binary's start
- * a tenth of its CPU and the service its idle RSS.
+ * At start the generated files are only checked whole (Check.ts), so a damaged one stops the start. The index is
+ * loaded, as a JSON module, and the lookups built on the first string that needs them; a brand's file is read on the
+ * brand's first string and checked by its sum again. The compiled binary carries the index as code and embeds the
+ * other files, checked whole by its build (scripts/deviceDataCheck.ts): its start checks their lengths alone, as
+ * reading them whole costs the binary's start a tenth of its CPU and the service its idle RSS.
  */
-import { Context, Data, Effect, Layer, Schema } from "effect"
-import { readFileSync, statSync } from "node:fs"
-import { readFile } from "node:fs/promises"
+import { Context, Effect, Layer, Schema } from "effect"
 import { Slicer } from "../Slicer.ts"
 import { build } from "./Build.ts"
-import {
-  BRAND_FILES,
-  BrandModels,
-  type DeviceFile,
-  type DeviceFiles,
-  DeviceIndex,
-  inOrder,
-  lengthOf,
-  ModelNames,
-  sumOf,
-  sumsIn
-} from "./Data.ts"
+import { checkDeviceData, checkDeviceLength, damaged, DeviceDataUnreadable, readChecked, writtenSums } from "./Check.ts"
+import { BRAND_FILES, BrandModels, type DeviceFile, type DeviceFiles, DeviceIndex, ModelNames } from "./Data.ts"
 import { generatedFiles, importIndex } from "./Files.ts"
 import { type Lookups, lookups } from "./Lookup.ts"
-
-/** A file is not whole, or not of this code's shape: the start stops, saying what to do. */
-export class DeviceDataUnreadable extends Data.TaggedError("DeviceDataUnreadable")<{ readonly message: string }> {
-  override toString(): string {
-    return this.message
-  }
-}
-
-const unreadable = (path: string, problem: string) =>
-  new DeviceDataUnreadable({
-    message: `the device database ${path} ${problem}: run \`npm run data\` to write it again`
-  })
-
-const read = (path: string) =>
-  Effect.tryPromise({ try: () => readFile(path), catch: (error) => unreadable(path, `cannot be read (${error})`) })
-
-const damaged = (path: string) => unreadable(path, "is damaged (not the whole JSON the generator writes)")
-
-/** Each file's sum, in `inOrder`'s order. Its few bytes are read at once, as an asynchronous read would start Bun's
- * pool of threads, which a start that reads nothing else never needs. */
-const writtenSums = (files: DeviceFiles) =>
-  Effect.try({
-    try: () => readFileSync(files.sums, "latin1"),
-    catch: (error) => unreadable(files.sums, `cannot be read (${error})`)
-  }).pipe(
-    Effect.flatMap((text) => {
-      const sums = sumsIn(text, inOrder(files).length)
-      return sums === undefined ? Effect.fail(damaged(files.sums)) : Effect.succeed(sums)
-    })
-  )
-
-/** Every file is the one the generator wrote, whole: checked by its sum, without parsing it. */
-export const checkDeviceData = Effect.fnUntraced(function* (files: DeviceFiles) {
-  const sums = yield* writtenSums(files)
-  for (const [at, path] of inOrder(files).entries()) {
-    const bytes = yield* read(path)
-    if (bytes.length === 0) return yield* unreadable(path, "is empty")
-    if (sumOf(bytes) !== sums[at]) return yield* damaged(path)
-  }
-})
-
-/** The files a compiled binary embeds (all but the index, which is code) are as long as their sums say, unread. */
-export const checkDeviceLength = Effect.fnUntraced(function* (files: DeviceFiles) {
-  const sums = yield* writtenSums(files)
-  for (const [at, path] of inOrder(files).entries()) {
-    if (path === files.index) continue
-    const size = yield* Effect.try({
-      try: () => statSync(path).size,
-      catch: (error) => unreadable(path, `cannot be read (${error})`)
-    })
-    if (size === 0) return yield* unreadable(path, "is empty")
-    if (lengthOf(sums[at]!) !== size) return yield* damaged(path)
-  }
-})
 
 const decodeIndex = Schema.decodeUnknownEffect(DeviceIndex)
 const decodeBrand = Schema.decodeUnknownSync(Schema.fromJsonString(BrandModels))
 const decodeNames = Schema.decodeUnknownSync(Schema.fromJsonString(ModelNames))
-
-/** A file's bytes, read at once inside a lookup and checked by its sum; one that cannot be read whole throws. */
-const readChecked = (path: string, sum: string): Buffer => {
-  let bytes: Buffer
-  try {
-    bytes = readFileSync(path)
-  } catch (error) {
-    throw unreadable(path, `cannot be read (${error})`)
-  }
-  if (sumOf(bytes) !== sum) throw damaged(path)
-  return bytes
-}
 
 interface Lines {
   readonly bytes: Buffer
@@ -124,10 +45,6 @@ const linesOf = (path: string, sum: string, count: number) => {
     return bytes.toString("latin1", n === 0 ? 0 : ends[n - 1]! + 1, ends[n])
   }
 }
-
-/** The index from a JSON file, as a module: what a test or script gives `readDeviceData` for a folder of its own. */
-export const importJson = (path: string) => (): Promise<unknown> =>
-  import(path, { with: { type: "json" } }).then((module) => module.default)
 
 /**
  * The index (`loadIndex`: Files.ts's import, whose literal path the compiled binary embeds) decoded by its Schema; a

@@ -10,10 +10,9 @@ import { generatedFiles } from "../../../../src/Tools/UserAgent/device/Files.ts"
 import {
   checkDeviceData,
   checkDeviceLength,
-  DeviceDataUnreadable,
-  importJson,
-  readDeviceData
-} from "../../../../src/Tools/UserAgent/device/Database.ts"
+  DeviceDataUnreadable
+} from "../../../../src/Tools/UserAgent/device/Check.ts"
+import { readDeviceData } from "../../../../src/Tools/UserAgent/device/Database.ts"
 
 const generated = new URL("../../../../generated/devices", import.meta.url).pathname
 
@@ -35,8 +34,10 @@ const copyOf = (change: (name: string, bytes: Buffer) => Uint8Array | undefined 
   return deviceFilesIn(dir)
 }
 
-/** `readDeviceData` of a folder, its index imported from there (each copy a path of its own, so no module cached). */
-const read = (files: ReturnType<typeof deviceFilesIn>) => readDeviceData(files, importJson(files.index))
+/** `readDeviceData` of a folder, its index imported from there as a JSON module, as Files.ts imports the generated one
+ * (each copy a path of its own, so no module is cached). */
+const read = (files: ReturnType<typeof deviceFilesIn>) =>
+  readDeviceData(files, () => import(files.index, { with: { type: "json" } }).then((module) => module.default))
 
 /** `effect`'s value, and the messages logged by what it made, then or later (its context's loggers). */
 const logged = async <A, E>(effect: Effect.Effect<A, E>) => {

@@ -1,4 +1,5 @@
 /** Composition root: the command line, which serves (the server or its workers) unless an offline command is named. */
+import { isMainThread } from "node:worker_threads"
 import { Cause, Effect } from "effect"
 import { reportStartFailure, runMain } from "./Platform/Runtime.ts"
 
@@ -17,6 +18,12 @@ const commandLine = Effect.promise(() =>
   Effect.flatMap(([Cli, { CliEnvironmentLive }]) => Cli.run(serve).pipe(Effect.provide(CliEnvironmentLive)))
 )
 
-const main = process.argv.length > 2 ? commandLine : serve
+// a `parse --jobs` worker thread (Cli/parse/Pool.ts) runs this entry too, and only answers its main thread's parses
+const parseWorker = Effect.promise(() => import("./Cli/parse/Thread.ts")).pipe(
+  Effect.flatMap((thread) => thread.answerBlocks),
+  Effect.tapCause((cause) => Effect.sync(() => reportStartFailure(Cause.squash(cause))))
+)
+
+const main = !isMainThread ? parseWorker : process.argv.length > 2 ? commandLine : serve
 
 main.pipe(runMain({ disableErrorReporting: true }))

@@ -37,3 +37,16 @@ test("an offline command loads nothing of the server: no HTTP application, no se
   const server = ["src/Platform/Server.ts", "src/Platform/BunServer.ts", "src/Http.ts", "src/Observability/Otlp.ts"]
   expect(loaded.filter((file) => server.includes(file))).toEqual([])
 })
+
+test("a parse worker thread loads the parser alone: nothing of the server, nor the command line's parts", () => {
+  const loaded = loadedWith("src/main.ts", "src/Cli/parse/Thread.ts")
+  expect(loaded).toContain("src/Tools/UserAgent/Service.ts")
+  const others = [
+    "src/Platform/Server.ts",
+    "src/Http.ts",
+    "src/Cli/index.ts",
+    "src/Cli/Parse.ts",
+    "src/Platform/CliEnvironment.ts"
+  ]
+  expect(loaded.filter((file) => others.includes(file))).toEqual([])
+})

@@ -47,7 +47,7 @@ const flags = {
   progress: toggle("progress", "Show progress on stderr even when it is not a terminal (a line each 10 s)"),
   jobs: integerFlag("jobs").pipe(
     Flag.withDescription(
-      "Worker processes parsing the user agents while this one reads and writes; 1 parses here " +
+      "Worker threads parsing the user agents while the main one reads and writes; 1 parses there " +
         "(default: one a core for files of 64 MB or more, else 1)"
     ),
     Flag.optional

@@ -1,5 +1,5 @@
 /**
- * `parse --jobs 2`: two worker processes parse the agents while the main process reads on, and what is written is
+ * `parse --jobs 2`: two worker threads parse the agents while the main thread reads on, and what is written is
  * byte for byte what one process writes: every line in order, its number counted from the file's start, error lines,
  * CSV rows and the summary included; the exit status and stderr's counts too.
  */

@@ -1,75 +1,62 @@
-// `parse --jobs N`: N worker processes (this executable's own `parse`: one user agent a line on its stdin, one JSON
-// result a line on its stdout) parse the agents the main process has not kept yet; the main process reads, answers
-// and writes every line, in order. A parse costs far more than the rest of a line, and each agent travels once.
+// `parse --jobs N`: N worker threads (this program's own entry, in a thread: Thread.ts) parse the agents the main thread
+// has not kept yet; the main thread reads, answers and writes every line, in order. A parse costs far more than the
+// rest of a line, and each agent travels once. Threads rather than processes: the tree of `--jobs 2` on the realistic
+// log peaked at 433-443 MB against 577 with worker processes, at the same speed (bench/README.md).
+import { Worker } from "node:worker_threads"
 import { Data, Effect } from "effect"
-import { selfCommand } from "../../Platform/Self.ts"
+import type { Answered, Asked } from "./Thread.ts"
 
 export class WorkerFailed extends Data.TaggedError("WorkerFailed")<{ readonly message: string }> {}
 
-/** Agents sent in one write, and their answers as they come. */
-interface Batch {
-  readonly size: number
-  readonly lines: Array<string>
-  readonly resolve: (lines: ReadonlyArray<string>) => void
+/** A block sent to a worker, waiting for its answers. */
+interface Waiting {
+  readonly resolve: (answers: ReadonlyArray<string>) => void
   readonly reject: (error: WorkerFailed) => void
 }
 
-const spawnWorker = (w: number) => {
-  // no cache of its own: each agent reaches one worker once, and the main process keeps the answers
-  const proc = Bun.spawn([...selfCommand(), "parse"], {
-    stdin: "pipe",
-    stdout: "pipe",
-    stderr: "ignore",
-    env: { ...process.env, UA_CACHE_SIZE: "0" }
-  })
-  const batches: Array<Batch> = []
-  let ended = false
-  const fail = () => new WorkerFailed({ message: `worker ${w + 1} stopped before its answers were in` })
-  const read = async () => {
-    let carry = ""
-    for await (const text of proc.stdout.pipeThrough(new TextDecoderStream())) {
-      const lines = (carry + text).split("\n")
-      carry = lines.pop() ?? ""
-      // a result is the API's JSON of an agent, never an error: the main process sends only agents the API takes
-      for (const line of lines) {
-        const batch = batches[0]
-        if (batch === undefined || !line.startsWith('{"userAgent":')) throw new Error("an answer that is not a parse")
-        batch.lines.push(line)
-        if (batch.lines.length < batch.size) continue
-        batches.shift()
-        batch.resolve(batch.lines)
-      }
-    }
+/** A worker thread running `entry`, and the blocks it has not answered yet. */
+const startWorker = (entry: string, w: number) => {
+  const worker = new Worker(entry)
+  const waiting = new Map<number, Waiting>()
+  let next = 0
+  let failure: WorkerFailed | undefined
+  const fail = (reason: string) => {
+    failure ??= new WorkerFailed({ message: `worker ${w + 1} ${reason} before its answers were in` })
+    for (const block of waiting.values()) block.reject(failure)
+    waiting.clear()
   }
-  read()
-    .catch(() => undefined)
-    .finally(() => {
-      ended = true
-      for (const batch of batches.splice(0)) batch.reject(fail())
-    })
-  /** The worker's JSON lines for `userAgents`, none holding a line break, sent in one write. */
-  const parseAll = (userAgents: ReadonlyArray<string>) => {
+  worker.on("message", ({ id, answers }: Answered) => {
+    waiting.get(id)?.resolve(answers)
+    waiting.delete(id)
+  })
+  worker.on("error", (error: Error) => fail(`failed (${error.message})`))
+  worker.on("exit", (code) => fail(`stopped (exit status ${code})`))
+  /** The worker's JSON of each of `userAgents`, in their order. */
+  const parseAll = (userAgents: ReadonlyArray<string>): Promise<ReadonlyArray<string>> => {
     if (userAgents.length === 0) return Promise.resolve([])
-    if (ended) return Promise.reject(fail())
+    if (failure !== undefined) return Promise.reject(failure)
+    const id = next++
     const answered = new Promise<ReadonlyArray<string>>((resolve, reject) => {
-      batches.push({ size: userAgents.length, lines: [], resolve, reject })
+      waiting.set(id, { resolve, reject })
     })
-    try {
-      proc.stdin.write(`${userAgents.join("\n")}\n`)
-      Promise.resolve(proc.stdin.flush()).catch(() => undefined)
-    } catch {
-      // the worker is gone: its reader's end rejects what waits
-    }
+    worker.postMessage({ id, userAgents } satisfies Asked)
     return answered
   }
-  return { parseAll, kill: () => proc.kill() }
+  const stop = () => {
+    worker.removeAllListeners()
+    return worker.terminate()
+  }
+  return { parseAll, stop }
 }
 
-/** Parses by `jobs` workers for the run's scope: a block's agents shared out among them, answered in their order. */
-export const makePool = Effect.fnUntraced(function* (jobs: number) {
+/**
+ * Parses by `jobs` worker threads for the run's scope: a block's agents shared out among them, answered in their order.
+ * `entry`: the module a worker runs, this program's own unless a test gives another.
+ */
+export const makePool = Effect.fnUntraced(function* (jobs: number, entry: string = Bun.main) {
   const workers = yield* Effect.acquireRelease(
-    Effect.sync(() => Array.from({ length: jobs }, (_, w) => spawnWorker(w))),
-    (workers) => Effect.sync(() => workers.forEach((worker) => worker.kill()))
+    Effect.sync(() => Array.from({ length: jobs }, (_, w) => startWorker(entry, w))),
+    (workers) => Effect.promise(() => Promise.all(workers.map((worker) => worker.stop())))
   )
   let next = 0
   /** Each agent's answer as the worker's JSON line. */

@@ -156,3 +156,63 @@ describe("a device database damaged after the start", () => {
       }
     })
 })
+
+describe("`parse` with a device database damaged after the start", () => {
+  // stdout is the command's answers alone: the log's one line about the file goes to stderr, whichever thread parsed
+  const DESKTOPS = [
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36",
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15"
+  ]
+  for (const jobs of ["1", "2"])
+    test(`--jobs ${jobs}: every line answered as JSON on stdout, the damaged file said once on stderr`, async () => {
+      const dir = damagedCopy((whole) => whole)
+      const proc = Bun.spawn([process.execPath, "src/main.ts", "parse", "--jobs", jobs], {
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? "" },
+        stdin: "pipe",
+        stdout: "pipe",
+        stderr: "pipe"
+      })
+      try {
+        const out: Array<string> = []
+        const err: Array<string> = []
+        const reading = Promise.all([
+          (async () => {
+            for await (const chunk of proc.stdout.pipeThrough(new TextDecoderStream())) out.push(chunk)
+          })(),
+          (async () => {
+            for await (const chunk of proc.stderr.pipeThrough(new TextDecoderStream())) err.push(chunk)
+          })()
+        ])
+        const answered = () => out.join("").split("\n").length - 1
+        // one desktop agent at a time, answered before the next: each worker has started (and checked the files)
+        for (const [i, agent] of DESKTOPS.entries()) {
+          proc.stdin.write(`${agent}\n`)
+          proc.stdin.flush()
+          await until(() => answered() === i + 1, 20_000)
+        }
+        const data = victims["Samsung's brands file"]!(join(dir, "generated", "devices"))
+        writeFileSync(data, readFileSync(data).subarray(0, 1000))
+        proc.stdin.write(SAMSUNG)
+        proc.stdin.end()
+        expect(await proc.exited).toBe(0)
+        await reading
+        const answers = out
+          .join("")
+          .trimEnd()
+          .split("\n")
+          .map((line) => JSON.parse(line))
+        expect(answers.map((answer) => answer.device.type)).toEqual(["Desktop", "Desktop", "Mobile"])
+        expect(answers[2].device.name).toBe("Unknown")
+        const said = err
+          .join("")
+          .split("\n")
+          .filter((line) => line.includes("device database"))
+        expect(said).toHaveLength(1)
+        expect(said[0]).toContain(`${data} is damaged (not the whole JSON the generator writes)`)
+      } finally {
+        proc.kill()
+        await proc.exited
+      }
+    })
+})

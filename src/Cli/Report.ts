@@ -1,6 +1,18 @@
 // What the offline commands share: the server's services, writing, and failing (exit status 1, stdout answers only):
 // a refusal as the API's error body on stderr, a bad setting as the server's start failure, anything else one line.
-import { Cause, ConfigProvider, Data, Effect, Layer, PlatformError, Predicate, Schema, Stdio, Stream } from "effect"
+import {
+  Cause,
+  ConfigProvider,
+  Data,
+  Effect,
+  Layer,
+  Logger,
+  PlatformError,
+  Predicate,
+  Schema,
+  Stdio,
+  Stream
+} from "effect"
 import { uaCacheSize } from "../Config.ts"
 import { InvalidRequest, InvalidRequestWire, InvalidValue, InvalidValueWire } from "../Errors.ts"
 import { Metrics } from "../Observability/Metrics.ts"
@@ -11,8 +23,17 @@ import { Slicer } from "../Tools/UserAgent/Slicer.ts"
 /** Offline, a log's many distinct agents repeat further apart than a server's: a bigger cache unless UA_CACHE_SIZE says. */
 const offlineDefaults = ConfigProvider.layerAdd(ConfigProvider.fromUnknown({ UA_CACHE_SIZE: "50000" }))
 
+/**
+ * Offline, stdout holds the answers: a log line from a run that uses the parser (a device file damaged since the start,
+ * said by the parse that found it) goes to stderr.
+ */
+const logToStderr = Layer.succeed(Logger.LogToStderr, true)
+
 /** The parse cache reads UA_CACHE_SIZE itself: a PORT or a key file has no say in a parse. */
-export const UserAgentsLive = UserAgents.layer.pipe(Layer.provide([Metrics.layer, offlineDefaults, Slicer.none]))
+export const UserAgentsLive = UserAgents.layer.pipe(
+  Layer.provide([Metrics.layer, offlineDefaults, Slicer.none]),
+  Layer.merge(logToStderr)
+)
 
 /** UA_CACHE_SIZE as `parse` reads it, for the answers it keeps itself (parse/Known.ts). */
 export const offlineCacheSize = uaCacheSize.pipe(Effect.provide(offlineDefaults))
@@ -23,7 +44,8 @@ export const UncachedUserAgentsLive = UserAgents.layer.pipe(
     Metrics.layer,
     ConfigProvider.layerAdd(ConfigProvider.fromUnknown({ UA_CACHE_SIZE: "0" }), { asPrimary: true }),
     Slicer.none
-  ])
+  ]),
+  Layer.merge(logToStderr)
 )
 
 /** Told on stderr already: exit status 1. */

@@ -100,10 +100,7 @@ const run = Effect.fn("Cli.parse")(
       total !== undefined && total >= JOBS_FROM_BYTES && !inputs.includes(undefined) ? navigator.hardwareConcurrency : 1
     )
     const pool = jobs > 1 ? yield* makePool(jobs) : undefined
-    const here = (agents: ReadonlyArray<string>) => userAgents.parseMany(agents)
-    // a worker reads an agent a line: a block holding one with a line break (an unescaped `\n`) is parsed here
-    const parseAll = (agents: ReadonlyArray<string>) =>
-      pool === undefined || agents.some((agent) => /[\r\n]/.test(agent)) ? here(agents) : pool(agents)
+    const parseAll = pool ?? ((agents: ReadonlyArray<string>) => userAgents.parseMany(agents))
     const known = yield* offlineCacheSize
     const answer = makeAnswer(parseAll, { combined, format: options.format, summary, known })
     const { counts } = answer

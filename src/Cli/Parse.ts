@@ -47,8 +47,8 @@ const flags = {
   progress: toggle("progress", "Show progress on stderr even when it is not a terminal (a line each 10 s)"),
   jobs: integerFlag("jobs").pipe(
     Flag.withDescription(
-      "Worker threads parsing the user agents while the main one reads and writes; 1 parses there " +
-        "(default: one a core for files of 64 MB or more, else 1)"
+      "Threads in all: the main one reads and writes while the N-1 others parse the user agents; 1 parses " +
+        "there too (default: one a core for files of 64 MB or more, else 1)"
     ),
     Flag.optional
   )
@@ -99,7 +99,8 @@ const run = Effect.fn("Cli.parse")(
     const jobs = Option.getOrElse(options.jobs, () =>
       total !== undefined && total >= JOBS_FROM_BYTES && !inputs.includes(undefined) ? navigator.hardwareConcurrency : 1
     )
-    const pool = jobs > 1 ? yield* makePool(jobs) : undefined
+    // the main thread is one of the jobs: it reads, answers and writes while the others parse
+    const pool = jobs > 1 ? yield* makePool(jobs - 1) : undefined
     const parseAll = pool ?? ((agents: ReadonlyArray<string>) => userAgents.parseMany(agents))
     const known = yield* offlineCacheSize
     const answer = makeAnswer(parseAll, { combined, format: options.format, summary, known })

@@ -1,7 +1,7 @@
 /**
- * `parse --jobs 2`: two worker threads parse the agents while the main thread reads on, and what is written is
- * byte for byte what one process writes: every line in order, its number counted from the file's start, error lines,
- * CSV rows and the summary included; the exit status and stderr's counts too.
+ * `parse --jobs N`: N-1 worker threads parse the agents while the main thread reads on, and what is written is byte
+ * for byte what one thread writes: every line in order, its number counted from the file's start, error lines, CSV
+ * rows and the summary included; the exit status and stderr's counts too.
  */
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
@@ -55,6 +55,14 @@ for (const args of [[], ["--format", "csv"], ["--summary", "--json"], ["--summar
     }
   })
 }
+
+test("--jobs 3: two workers share the agents out, and what is written is still what --jobs 1 writes", async () => {
+  const one = await runOnce({}, ["parse", "--log", "combined", "--jobs", "1", log])
+  const three = await runOnce({}, ["parse", "--log", "combined", "--jobs", "3", log])
+  expect(three.code).toBe(one.code)
+  expect(three.stderr).toBe(one.stderr)
+  expect(three.stdout === one.stdout).toBe(true)
+})
 
 test("--jobs 2 reads stdin too, and an agent holding an escaped line break is answered as one process answers it", async () => {
   // nginx writes a `\n` in a header as `\x0A`; Apache as `\n`: the agent holds a line break once unescaped

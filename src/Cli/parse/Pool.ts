@@ -1,7 +1,9 @@
-// `parse --jobs N`: N worker threads (this program's own entry, in a thread: Thread.ts) parse the agents the main thread
-// has not kept yet; the main thread reads, answers and writes every line, in order. A parse costs far more than the
-// rest of a line, and each agent travels once. Threads rather than processes: `--jobs 2` on the realistic log peaked
-// at 401-439 MB against 534-572 for the main process and two worker processes, at the same speed (bench/README.md).
+// `parse --jobs N`: N-1 worker threads (this program's own entry, in a thread: Thread.ts) parse the agents the main
+// thread has not kept yet; the main thread, the Nth, reads, answers and writes every line, in order. A parse costs far
+// more than the rest of a line, and each agent travels once. Threads rather than processes: `--jobs 2` on the realistic
+// log peaked at 401-439 MB against 534-572 for the main process and two worker processes, at the same speed. One
+// worker fewer than jobs: on 2 cores one worker beside the main thread is as fast as two, and peaks 30-65 MB lower
+// (bench/README.md).
 import { Worker } from "node:worker_threads"
 import { Data, Effect } from "effect"
 import type { Answered, Asked } from "./Thread.ts"

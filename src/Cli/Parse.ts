@@ -1,5 +1,5 @@
 // `tools-api parse`: each chunk's answers are written before the next is read, so memory stays flat.
-import { ByteSize, Effect, FileSystem, Option, Stdio, Stream } from "effect"
+import { ByteSize, Effect, FileSystem, Option, Schedule, Stdio, Stream } from "effect"
 import { Argument, CliError, Command, Flag } from "effect/cli"
 import { UserAgents } from "../Tools/UserAgent/Service.ts"
 import { integerFlag } from "./Integer.ts"
@@ -77,8 +77,22 @@ const totalSize = (inputs: ReadonlyArray<string | undefined>) =>
 
 /** Input from which a run uses every core unless told otherwise: below it, starting workers costs more than it saves. */
 const JOBS_FROM_BYTES = 64 * 1_048_576
-/** Blocks of input read on while the workers parse the agents of earlier ones. */
-const BLOCKS_AHEAD = 16
+/**
+ * Blocks of input read on, a worker, while the workers parse the agents of earlier ones: one parsed while the next
+ * waits. Two for one worker ran as fast as 16 (9.2-10.3 against 10.1-11.6 s on the realistic log) and peaked ~70 MB
+ * lower; one alone was slower (13-18 s). See bench/README.md, "The command line".
+ */
+const BLOCKS_AHEAD_A_WORKER = 2
+
+/**
+ * With workers, the main thread's blocks outlive the young generation while they wait for the parses, so its garbage
+ * waits for a full collection. One each second held `--jobs 2` on the realistic log at 252-265 MB against 295-311
+ * without it, in the same time, as the worker's parses set the pace (bench/README.md, "The command line").
+ */
+const collectEachSecond = Effect.sync(() => Bun.gc(true)).pipe(
+  Effect.repeat(Schedule.spaced("1 second")),
+  Effect.forkScoped
+)
 
 const run = Effect.fn("Cli.parse")(
   function* (options: Options) {
@@ -100,7 +114,9 @@ const run = Effect.fn("Cli.parse")(
       total !== undefined && total >= JOBS_FROM_BYTES && !inputs.includes(undefined) ? navigator.hardwareConcurrency : 1
     )
     // the main thread is one of the jobs: it reads, answers and writes while the others parse
-    const pool = jobs > 1 ? yield* makePool(jobs - 1) : undefined
+    const workers = jobs - 1
+    const pool = workers > 0 ? yield* makePool(workers) : undefined
+    if (pool !== undefined) yield* collectEachSecond
     const parseAll = pool ?? ((agents: ReadonlyArray<string>) => userAgents.parseMany(agents))
     const known = yield* offlineCacheSize
     const answer = makeAnswer(parseAll, { combined, format: options.format, summary, known })
@@ -115,7 +131,7 @@ const run = Effect.fn("Cli.parse")(
     if (options.format === "csv") yield* stdout(csvHeader(combined))
     /** `file` undefined: stdin. One that cannot be read is told on stderr and the next is read. */
     const one = (file: string | undefined) =>
-      answers(file, answer.block, pool === undefined ? 1 : BLOCKS_AHEAD, onBytes).pipe(
+      answers(file, answer.block, pool === undefined ? 1 : BLOCKS_AHEAD_A_WORKER * workers, onBytes).pipe(
         Stream.mapError((error) =>
           error instanceof WorkerFailed ? error : new CannotRead({ message: error.reason.description ?? String(error) })
         ),

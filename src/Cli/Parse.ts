@@ -86,7 +86,7 @@ const BLOCKS_AHEAD_A_WORKER = 2
 
 /**
  * With workers, the main thread's blocks outlive the young generation while they wait for the parses, so its garbage
- * waits for a full collection. One each second held `--jobs 2` on the realistic log at 252-265 MB against 295-311
+ * waits for a full collection. One each second held `--jobs 2` on the realistic log at 252-270 MB against 295-311
  * without it, in the same time, as the worker's parses set the pace (bench/README.md, "The command line").
  */
 const collectEachSecond = Effect.sync(() => Bun.gc(true)).pipe(

@@ -79,7 +79,7 @@ const totalSize = (inputs: ReadonlyArray<string | undefined>) =>
 const JOBS_FROM_BYTES = 64 * 1_048_576
 /**
  * Blocks of input read on, a worker, while the workers parse the agents of earlier ones: one parsed while the next
- * waits. Two for one worker ran as fast as 16 (9.2-10.3 against 10.1-11.6 s on the realistic log) and peaked ~70 MB
+ * waits. Two for one worker ran as fast as 16 (8.3-10.4 against 9.8-11.6 s on the realistic log) and peaked ~70 MB
  * lower; one alone was slower (13-18 s). See bench/README.md, "The command line".
  */
 const BLOCKS_AHEAD_A_WORKER = 2
@@ -87,7 +87,7 @@ const BLOCKS_AHEAD_A_WORKER = 2
 /**
  * With workers, the main thread's blocks outlive the young generation while they wait for the parses, so its garbage
  * waits for a full collection. One each second held `--jobs 2` on the realistic log at 252-270 MB against 295-311
- * without it, in the same time, as the worker's parses set the pace (bench/README.md, "The command line").
+ * without it, in the same time, as the worker's parses set the pace (`--summary`: 4-6 % slower; bench/README.md).
  */
 const collectEachSecond = Effect.sync(() => Bun.gc(true)).pipe(
   Effect.repeat(Schedule.spaced("1 second")),

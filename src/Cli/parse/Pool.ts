@@ -2,7 +2,7 @@
 // thread has not kept yet; the main thread, the Nth, reads, answers and writes every line, in order. A parse costs far
 // more than the rest of a line, and each agent travels once. Threads rather than processes: `--jobs 2` on the realistic
 // log peaked at 401-439 MB against 534-572 for the main process and two worker processes, at the same speed. One
-// worker fewer than jobs: on 2 cores one worker beside the main thread is as fast as two, and peaks 30-65 MB lower
+// worker fewer than jobs: on 2 cores one worker beside the main thread is as fast as two, and peaks 20-75 MB lower
 // (bench/README.md).
 import { Worker } from "node:worker_threads"
 import { Data, Effect } from "effect"

@@ -52,12 +52,12 @@ const startWorker = (entry: string, w: number) => {
 }
 
 /**
- * Parses by `jobs` worker threads for the run's scope: a block's agents shared out among them, answered in their order.
+ * Parses by `count` worker threads for the run's scope: a block's agents shared out among them, answered in their order.
  * `entry`: the module a worker runs, this program's own unless a test gives another.
  */
-export const makePool = Effect.fnUntraced(function* (jobs: number, entry: string = Bun.main) {
+export const makePool = Effect.fnUntraced(function* (count: number, entry: string = Bun.main) {
   const workers = yield* Effect.acquireRelease(
-    Effect.sync(() => Array.from({ length: jobs }, (_, w) => startWorker(entry, w))),
+    Effect.sync(() => Array.from({ length: count }, (_, w) => startWorker(entry, w))),
     (workers) => Effect.promise(() => Promise.all(workers.map((worker) => worker.stop())))
   )
   let next = 0
@@ -65,11 +65,11 @@ export const makePool = Effect.fnUntraced(function* (jobs: number, entry: string
   return (userAgents: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<string>, WorkerFailed> =>
     Effect.tryPromise({
       try: async () => {
-        // agent i to worker (next + i) mod jobs, so that a block of one new agent each goes to each in turn
+        // agent i to worker (next + i) mod count, so that a block of one new agent each goes to each in turn
         const first = next
-        next = (next + userAgents.length) % jobs
+        next = (next + userAgents.length) % count
         const shares: Array<Array<number>> = workers.map(() => [])
-        userAgents.forEach((_, i) => shares[(first + i) % jobs]!.push(i))
+        userAgents.forEach((_, i) => shares[(first + i) % count]!.push(i))
         const answers = await Promise.all(
           workers.map((worker, w) => worker.parseAll(shares[w]!.map((i) => userAgents[i]!)))
         )

@@ -1,4 +1,5 @@
-// `tools-api parse`: each chunk's answers are written before the next is read, so memory stays flat.
+// `tools-api parse`: a chunk's answers are written before the next is read (with workers, a few chunks ahead), so
+// memory stays flat.
 import { ByteSize, Effect, FileSystem, Option, Schedule, Stdio, Stream } from "effect"
 import { Argument, CliError, Command, Flag } from "effect/cli"
 import { UserAgents } from "../Tools/UserAgent/Service.ts"

@@ -4,9 +4,10 @@
  * after that, a one-line `parse` and `generate --count 1` as commands (stdout discarded), each in wall time and in
  * the CPU time the process spent (the steadier figure on a shared machine). Each figure is the least of its rounds,
  * and the ratio to the baseline's; then the median of each round's own ratio (its two figures taken one after the
- * other). Both run from copies made afresh in a temporary folder: how much of a binary a start maps, so its RSS,
- * depends on how the page cache holds the file (one just written maps ~4 MB more than the same bytes written hours
- * ago), so each is held alike.
+ * other, the two taking turns to go first), with the 95 % interval of that median (the sign rule's,
+ * bench/lib/stats.ts): an interval that holds x1 cannot tell the two apart. Both run from copies made afresh in a
+ * temporary folder: how much of a binary a start maps, so its RSS, depends on how the page cache holds the file (one
+ * just written maps ~4 MB more than the same bytes written hours ago), so each is held alike.
  *
  *   bun bench/startup.ts --binary dist/tools-api --baseline OTHER/dist/tools-api [--runs 5]
  */
@@ -15,7 +16,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { count, fail, main, parseFlags } from "./lib/args.ts"
 import { cpuMillis, rss } from "./lib/proc.ts"
-import { median } from "./lib/stats.ts"
+import { median, medianInterval } from "./lib/stats.ts"
 
 const usage = "bun bench/startup.ts --binary PATH --baseline PATH [--runs N]\n"
 const options = { binary: "dist/tools-api", baseline: undefined as string | undefined, runs: 5 }
@@ -93,16 +94,24 @@ await main(async () => {
     copyFileSync(options.binary, treeCopy)
     copyFileSync(baseline, baselineCopy)
     for (let r = 0; r < options.runs; r++) {
-      runs.baseline.push(await round(baselineCopy))
+      // each goes first in every other round, so neither always follows the other's command
+      if (r % 2 === 0) runs.baseline.push(await round(baselineCopy))
       runs.tree.push(await round(treeCopy))
+      if (r % 2 === 1) runs.baseline.push(await round(baselineCopy))
     }
   } finally {
     rmSync(copies, { recursive: true, force: true })
   }
   const least = (of: Array<Figures>, key: keyof Figures) => Math.min(...of.map((figures) => figures[key]))
   // a round's two figures are taken one after the other, so a slow spell of the machine falls on both
-  const paired = (key: keyof Figures) => median(runs.tree.map((figures, r) => figures[key] / runs.baseline[r]![key]))
-  console.log(`${options.runs} rounds, least of each; then the median of the rounds' own ratios`)
+  const ratios = (key: keyof Figures) => runs.tree.map((figures, r) => figures[key] / runs.baseline[r]![key])
+  const interval = (key: keyof Figures) => {
+    const bounds = medianInterval(ratios(key))
+    return bounds === undefined ? "" : ` (95 % x${bounds[0].toFixed(3)}-x${bounds[1].toFixed(3)})`
+  }
+  console.log(
+    `${options.runs} rounds, least of each; then the median of the rounds' own ratios, with its 95 % interval`
+  )
   console.log(`${options.binary} against ${baseline}`)
   const labels: Record<keyof Figures, string> = {
     health: "first /health",
@@ -118,7 +127,7 @@ await main(async () => {
     const [tree, base] = [least(runs.tree, key) * scale, least(runs.baseline, key) * scale]
     const figures = `${tree.toFixed(1).padStart(7)} ${unit}  baseline ${base.toFixed(1).padStart(7)} ${unit}`
     console.log(
-      `  ${labels[key].padEnd(20)} ${figures}  x${(tree / base).toFixed(3)}  round by round x${paired(key).toFixed(3)}`
+      `  ${labels[key].padEnd(20)} ${figures}  x${(tree / base).toFixed(3)}  round by round x${median(ratios(key)).toFixed(3)}${interval(key)}`
     )
   }
 })

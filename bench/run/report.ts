@@ -2,7 +2,7 @@
  * What `bun run bench` prints: a line a measured run, then a table a workload and target (means of the rounds) with
  * the ratios between targets against the service's goals, and the same as rows for --json.
  */
-import { mean } from "../lib/stats.ts"
+import { mean, median, medianInterval } from "../lib/stats.ts"
 import { BATCH_SIZE, type Workload, WORKLOADS } from "../workloads.ts"
 import type { Measured } from "./measure.ts"
 import { type Options, type Target, TARGET_NAMES } from "./options.ts"
@@ -66,6 +66,14 @@ const perUserAgent = (results: ReadonlyArray<Measured>): Array<string> =>
       `${line}; ua-mix: ${fixed(s.rps, 0)}/s, ${fixed(s.cpuUs, 1)} µs CPU each; ` +
         `batch/single: ${fixed(perSecond / s.rps, 1)}x user agents/s, ${fixed(s.cpuUs / (b.cpuUs / BATCH_SIZE), 1)}x less CPU each`
     ]
+  })
+
+/** The service's requests/s over the earlier tree's, round by round: each round measures both, one after the other. */
+const pairedRatios = (results: ReadonlyArray<Measured>, workload: Workload): Array<number> =>
+  results.flatMap((service) => {
+    if (service.workload !== workload || service.target !== "service") return []
+    const earlier = results.find((r) => r.workload === workload && r.target === "earlier" && r.round === service.round)
+    return earlier === undefined ? [] : [service.rps / earlier.rps]
   })
 
 export const summarise = (results: ReadonlyArray<Measured>, options: Options) => {
@@ -133,6 +141,16 @@ export const summarise = (results: ReadonlyArray<Measured>, options: Options) =>
           `${s.cpuUs.toFixed(0)} against ${e.cpuUs.toFixed(0)} µs, peak RSS ${s.rss.toFixed(0)} against ${e.rss.toFixed(0)} MB`
       )
       rows.push({ workload, serviceOverEarlier: now / before })
+      const paired = pairedRatios(results, workload)
+      const interval = medianInterval(paired)
+      if (interval !== undefined) {
+        const [low, high] = interval
+        const verdict = low > 1 ? "the service faster" : high < 1 ? "the service slower" : "not told apart"
+        lines.push(
+          `${INDENT}service/earlier throughput round by round: median x${median(paired).toFixed(3)} ` +
+            `(95 % x${low.toFixed(3)}-x${high.toFixed(3)}: ${verdict})`
+        )
+      }
     }
   }
   return { lines, rows }

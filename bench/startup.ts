@@ -126,8 +126,7 @@ await main(async () => {
     const [unit, scale] = key === "rss" ? ["MB", 1 / 2 ** 20] : ["ms", 1]
     const [tree, base] = [least(runs.tree, key) * scale, least(runs.baseline, key) * scale]
     const figures = `${tree.toFixed(1).padStart(7)} ${unit}  baseline ${base.toFixed(1).padStart(7)} ${unit}`
-    console.log(
-      `  ${labels[key].padEnd(20)} ${figures}  x${(tree / base).toFixed(3)}  round by round x${median(ratios(key)).toFixed(3)}${interval(key)}`
-    )
+    const paired = `round by round x${median(ratios(key)).toFixed(3)}${interval(key)}`
+    console.log(`  ${labels[key].padEnd(20)} ${figures}  x${(tree / base).toFixed(3)}  ${paired}`)
   }
 })

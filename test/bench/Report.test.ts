@@ -23,40 +23,25 @@ const rounds = (count: number, share: (round: number) => number) =>
     measured("service", i + 1, (10_000 + 500 * i) * share(i + 1))
   ]).flat()
 
-const pairedLine = (results: ReadonlyArray<Measured>, count: number) =>
-  summarise(results, { ...parseOptions([]), rounds: count }).lines.find((line) => line.includes("round by round"))
+/** The round-by-round line of `count` rounds, the service at `share(round)` of the earlier tree's rate. */
+const pairedLine = (count: number, share: (round: number) => number) =>
+  summarise(rounds(count, share), { ...parseOptions([]), rounds: count }).lines.find((line) =>
+    line.includes("round by round")
+  )
 
 describe("bun run bench --compare: the service against the earlier tree, round by round", () => {
   test("gives the median of the rounds' ratios and its 95 % interval", () => {
-    const line = pairedLine(
-      rounds(6, (round) => [0.9, 0.92, 0.95, 0.97, 1.01, 0.93][round - 1]!),
-      6
-    )
+    const line = pairedLine(6, (round) => [0.9, 0.92, 0.95, 0.97, 1.01, 0.93][round - 1]!)
     // six rounds: the interval is their least and greatest; the median the upper middle one
     expect(line).toContain("median x0.950 (95 % x0.900-x1.010: not told apart)")
   })
 
   test("says which is faster when the interval lies above or below x1", () => {
-    expect(
-      pairedLine(
-        rounds(6, (round) => 0.9 + round / 100),
-        6
-      )
-    ).toContain("(95 % x0.910-x0.960: the service slower)")
-    expect(
-      pairedLine(
-        rounds(6, (round) => 1.1 + round / 100),
-        6
-      )
-    ).toContain("(95 % x1.110-x1.160: the service faster)")
+    expect(pairedLine(6, (round) => 0.9 + round / 100)).toContain("(95 % x0.910-x0.960: the service slower)")
+    expect(pairedLine(6, (round) => 1.1 + round / 100)).toContain("(95 % x1.110-x1.160: the service faster)")
   })
 
   test("says nothing of an interval below 6 rounds, where none holds the median with 95 % confidence", () => {
-    expect(
-      pairedLine(
-        rounds(5, () => 0.9),
-        5
-      )
-    ).toBeUndefined()
+    expect(pairedLine(5, () => 0.9)).toBeUndefined()
   })
 })

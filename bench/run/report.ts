@@ -146,6 +146,7 @@ export const summarise = (results: ReadonlyArray<Measured>, options: Options) =>
       if (interval !== undefined) {
         const [low, high] = interval
         const verdict = low > 1 ? "the service faster" : high < 1 ? "the service slower" : "not told apart"
+        rows.push({ workload, serviceOverEarlierByRound: { median: median(paired), low, high } })
         lines.push(
           `${INDENT}service/earlier throughput round by round: median x${median(paired).toFixed(3)} ` +
             `(95 % x${low.toFixed(3)}-x${high.toFixed(3)}: ${verdict})`

@@ -41,6 +41,19 @@ describe("bun run bench --compare: the service against the earlier tree, round b
     expect(pairedLine(6, (round) => 1.1 + round / 100)).toContain("(95 % x1.110-x1.160: the service faster)")
   })
 
+  test("gives the same figures as a --json row", () => {
+    const { rows } = summarise(
+      rounds(6, (round) => 1.1 + round / 100),
+      { ...parseOptions([]), rounds: 6 }
+    )
+    const row = rows.find((row) => "serviceOverEarlierByRound" in row)
+    expect(row?.serviceOverEarlierByRound).toEqual({
+      median: expect.closeTo(1.14, 9),
+      low: expect.closeTo(1.11, 9),
+      high: expect.closeTo(1.16, 9)
+    })
+  })
+
   test("says nothing of an interval below 6 rounds, where none holds the median with 95 % confidence", () => {
     expect(pairedLine(5, () => 0.9)).toBeUndefined()
   })

@@ -145,10 +145,11 @@ export const summarise = (results: ReadonlyArray<Measured>, options: Options) =>
       const interval = medianInterval(paired)
       if (interval !== undefined) {
         const [low, high] = interval
+        const middle = median(paired)
         const verdict = low > 1 ? "the service faster" : high < 1 ? "the service slower" : "not told apart"
-        rows.push({ workload, serviceOverEarlierByRound: { median: median(paired), low, high } })
+        rows.push({ workload, serviceOverEarlierByRound: { median: middle, low, high } })
         lines.push(
-          `${INDENT}service/earlier throughput round by round: median x${median(paired).toFixed(3)} ` +
+          `${INDENT}service/earlier throughput round by round: median x${middle.toFixed(3)} ` +
             `(95 % x${low.toFixed(3)}-x${high.toFixed(3)}: ${verdict})`
         )
       }

@@ -8,7 +8,8 @@
  * - file-backed code and data: the runtime's binary and libraries.
  * A probe preloaded into the server (bench/lib/heapProbe.ts) gives the JavaScript heap's largest capacity and use,
  * which tell the heap from the rest of the anonymous memory. `--only` keeps the workload's parses or its generates.
- * Prints one line a run and the medians by checkout. See bench/README.md, "Where the service's memory goes".
+ * The checkouts take turns to go first, round by round. Prints one line a run and the medians by checkout. See
+ * bench/README.md, "Over sockets, by region".
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -106,7 +107,8 @@ await main(async () => {
     const runs = new Map<string, Array<Run>>(checkouts.map((checkout) => [checkout, []]))
     let started = 0
     for (let round = 0; round < rounds; round++) {
-      for (const checkout of checkouts) {
+      // each goes first in turn, so none always follows the same other
+      for (const checkout of round % 2 === 0 ? checkouts : [...checkouts].reverse()) {
         started += 1
         const run = await measure(checkout, file, seconds, folder, started)
         runs.get(checkout)!.push(run)

@@ -70,10 +70,10 @@ export const consoleLayer = (write: Write) =>
         )
       const sink = makeSink(write, { onDrop: () => droppedTotal.updateUnsafe(1, registry), onResume: warn })
       // the loggers pass one string, which `format` would return as it is
-      const sinkConsole: Console.Console = {
-        ...console,
-        log: (...args) => sink.line(args.length === 1 && typeof args[0] === "string" ? args[0] : format(...args))
-      }
+      const log = (...args: ReadonlyArray<unknown>) =>
+        sink.line(args.length === 1 && typeof args[0] === "string" ? args[0] : format(...args))
+      // the process's console with `log` replaced, on it as prototype: copying it (`{ ...console }`) took 0.7 ms
+      const sinkConsole: Console.Console = Object.assign(Object.create(console), { log })
       yield* Effect.addFinalizer(() =>
         Effect.callback<void>((resume) => sink.whenWritten(() => resume(Effect.void))).pipe(
           Effect.timeoutOption("2 seconds")

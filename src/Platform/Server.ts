@@ -62,6 +62,13 @@ const Started = Layer.effectDiscard(
   })
 )
 
+/** The open-file limit raised and logged by the process that listens: a worker inherits its primary's. */
+const DescriptorLimit = Layer.effectDiscard(
+  Effect.gen(function* () {
+    if ((yield* AppConfig).workerIndex === undefined) yield* logDescriptorLimit
+  })
+)
+
 export const ServicesLive = Layer.mergeAll(ApiKeyStore.layer, RateLimiterLive, Drain.layer).pipe(
   Layer.provideMerge(Metrics.layer)
 )
@@ -76,6 +83,8 @@ export const ServerLive = Layer.mergeAll(DrainOnShutdown, Started, ReloadKeysOnH
   // First: a METRICS_PORT that cannot be listened on stops the start before the public port listens.
   Layer.provide(BunServer.MetricsListenerLive),
   Layer.provide(ServicesLive),
+  // First of all that logs, with the logger the server runs with.
+  Layer.provide(DescriptorLimit),
   Layer.provide(ObservabilityServed),
   Layer.provide(AppConfig.layer)
 )
@@ -84,9 +93,10 @@ export const ServerLive = Layer.mergeAll(DrainOnShutdown, Started, ReloadKeysOnH
 export const launch = <E>(server: Layer.Layer<never, E>) =>
   Effect.gen(function* () {
     const { apiKeys, apiKeysFile, host, port, workerIndex, workers } = yield* AppConfig
-    // Workers inherit the primary's limits.
-    if (workerIndex === undefined) yield* logDescriptorLimit.pipe(Effect.provide(LoggerLive))
     if (workerIndex !== undefined || workers === 1) return yield* Layer.launch(server)
     const noKeys = apiKeys === undefined && (apiKeysFile === undefined || holdsNoKey(apiKeysFile))
-    return yield* supervise(workers, port, host, noKeys).pipe(Effect.provide(LoggerLive))
+    // The workers inherit the limit raised here.
+    return yield* Effect.andThen(logDescriptorLimit, supervise(workers, port, host, noKeys)).pipe(
+      Effect.provide(LoggerLive)
+    )
   }).pipe(Effect.provide(AppConfig.layer))

@@ -52,11 +52,12 @@ describe("the descriptor limit", () => {
     }
   })
 
-  test("a process started with a soft limit of 256 serves with the hard one, and logs both", async () => {
+  test("a process started with a soft limit of 256 serves with the hard one, and logs both first", async () => {
     const [, hard] = limits("self")
     const running = await start({ API_KEYS: "descriptors-test-key-0001" }, withLimit("-Sn 256"))
     try {
-      expect(running.stdout()).toContain(`"message":"File descriptors: soft limit ${hard}, hard limit ${hard}"`)
+      const [first] = running.stdout().split("\n")
+      expect(first).toContain(`"message":"File descriptors: soft limit ${hard}, hard limit ${hard}"`)
       expect(limits(running.proc.pid)).toEqual([hard!, hard!])
     } finally {
       expect(await running.stop()).toBe(0)

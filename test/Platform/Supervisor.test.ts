@@ -4,7 +4,7 @@
  * answering (SIGSTOP) is killed and replaced, the port answering every new connection again within 5 s.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { holds, until, wageStatus } from "../support/Poll.ts"
@@ -73,6 +73,17 @@ describe("WORKERS=2", () => {
     },
     SLOW
   )
+
+  test("the primary raises the descriptor limit and logs it once; its workers inherit it", async () => {
+    const [primaryLimits, ...workersLimits] = [primary.proc.pid, ...workerPids()].map((pid) =>
+      readFileSync(`/proc/${pid}/limits`, "utf8")
+        .match(/^Max open files\s+(\d+)\s+(\d+)/m)
+        ?.slice(1)
+    )
+    expect(workersLimits).toEqual([primaryLimits, primaryLimits])
+    expect(primaryLimits?.[0]).toBe(primaryLimits?.[1])
+    expect(count(primary.stdout(), '"message":"File descriptors: soft limit')).toBe(1)
+  })
 
   test(
     "SIGHUP to the primary: every worker re-reads API_KEYS_FILE",

@@ -1,6 +1,7 @@
 /**
  * WORKERS=2 as real processes with a real redis-server: a second deployment on the same port exits 1 (the workers'
- * SO_REUSEPORT would otherwise let it share the traffic), SIGHUP reaches every worker, and a worker that stops
+ * SO_REUSEPORT would otherwise let it share the traffic), the primary alone logs the descriptor limit the workers
+ * inherit, SIGHUP reaches every worker, and a worker that stops
  * answering (SIGSTOP) is killed and replaced, the port answering every new connection again within 5 s.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
@@ -74,7 +75,7 @@ describe("WORKERS=2", () => {
     SLOW
   )
 
-  test("the primary raises the descriptor limit and logs it once; its workers inherit it", async () => {
+  test("the primary raises the descriptor limit and logs it once; its workers inherit it", () => {
     const [primaryLimits, ...workersLimits] = [primary.proc.pid, ...workerPids()].map((pid) =>
       readFileSync(`/proc/${pid}/limits`, "utf8")
         .match(/^Max open files\s+(\d+)\s+(\d+)/m)

@@ -5,21 +5,14 @@
  */
 import { afterAll, describe, expect, test } from "bun:test"
 import { dlopen, FFIType } from "bun:ffi"
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { connect, type Socket } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { raiseDescriptorLimit } from "../../src/Platform/Descriptors.ts"
+import { openFileLimits } from "../support/Limits.ts"
 import { until } from "../support/Poll.ts"
 import { start } from "../support/Process.ts"
-
-/** [soft, hard] as Linux reports them for a process. */
-const limits = (pid: number | "self") => {
-  const line = readFileSync(`/proc/${pid}/limits`, "utf8")
-    .split("\n")
-    .find((l) => l.startsWith("Max open files"))!
-  return line.split(/\s+/).slice(3, 5).map(Number)
-}
 
 const dir = mkdtempSync(join(tmpdir(), "tools-api-ulimit-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -41,24 +34,24 @@ const health = (base: string) =>
 describe("the descriptor limit", () => {
   test("raiseDescriptorLimit lifts a lowered soft limit to the hard one", () => {
     const libc = dlopen("libc.so.6", { setrlimit: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 } })
-    const [, hard] = limits("self")
+    const [, hard] = openFileLimits("self")
     try {
       expect(libc.symbols.setrlimit(7, new BigUint64Array([BigInt(hard! - 100), BigInt(hard!)]))).toBe(0)
-      expect(limits("self")).toEqual([hard! - 100, hard!])
+      expect(openFileLimits("self")).toEqual([hard! - 100, hard!])
       expect(raiseDescriptorLimit()).toEqual({ soft: hard!, hard: hard! })
-      expect(limits("self")).toEqual([hard!, hard!])
+      expect(openFileLimits("self")).toEqual([hard!, hard!])
     } finally {
       libc.close()
     }
   })
 
   test("a process started with a soft limit of 256 serves with the hard one, and logs both first", async () => {
-    const [, hard] = limits("self")
+    const [, hard] = openFileLimits("self")
     const running = await start({ API_KEYS: "descriptors-test-key-0001" }, withLimit("-Sn 256"))
     try {
       const [first] = running.stdout().split("\n")
       expect(first).toContain(`"message":"File descriptors: soft limit ${hard}, hard limit ${hard}"`)
-      expect(limits(running.proc.pid)).toEqual([hard!, hard!])
+      expect(openFileLimits(running.proc.pid)).toEqual([hard!, hard!])
     } finally {
       expect(await running.stop()).toBe(0)
     }

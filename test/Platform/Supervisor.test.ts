@@ -1,13 +1,14 @@
 /**
  * WORKERS=2 as real processes with a real redis-server: a second deployment on the same port exits 1 (the workers'
  * SO_REUSEPORT would otherwise let it share the traffic), the primary alone logs the descriptor limit the workers
- * inherit, SIGHUP reaches every worker, and a worker that stops
- * answering (SIGSTOP) is killed and replaced, the port answering every new connection again within 5 s.
+ * inherit, SIGHUP reaches every worker, and a worker that stops answering (SIGSTOP) is killed and replaced, the port
+ * answering every new connection again within 5 s.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { openFileLimits } from "../support/Limits.ts"
 import { holds, until, wageStatus } from "../support/Poll.ts"
 import { command, launch, listening, type Running, start } from "../support/Process.ts"
 import { type RedisServer, startRedis } from "../support/Redis.ts"
@@ -76,13 +77,9 @@ describe("WORKERS=2", () => {
   )
 
   test("the primary raises the descriptor limit and logs it once; its workers inherit it", () => {
-    const [primaryLimits, ...workersLimits] = [primary.proc.pid, ...workerPids()].map((pid) =>
-      readFileSync(`/proc/${pid}/limits`, "utf8")
-        .match(/^Max open files\s+(\d+)\s+(\d+)/m)
-        ?.slice(1)
-    )
-    expect(workersLimits).toEqual([primaryLimits, primaryLimits])
-    expect(primaryLimits?.[0]).toBe(primaryLimits?.[1])
+    const primaryLimits = openFileLimits(primary.proc.pid)
+    expect(workerPids().map((pid) => openFileLimits(pid))).toEqual([primaryLimits, primaryLimits])
+    expect(primaryLimits[0]).toBe(primaryLimits[1]!)
     expect(count(primary.stdout(), '"message":"File descriptors: soft limit')).toBe(1)
   })
 
